@@ -1,0 +1,41 @@
+# The commands of the README. Everything runs from a project-local .venv.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+
+.PHONY: demo test lint check-imports pytest golden bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+## demo: install and run the main jobs on manifests/examples/
+demo: $(VENV)/.installed
+	@bash scripts/demo.sh $(BIN)
+
+## test: the full check CI runs: lint, format, types, import contracts, tests
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/pytest
+
+## golden: re-record the golden files (then read the diff)
+golden: $(VENV)/.installed-dev
+	UPDATE_GOLDEN=1 $(BIN)/pytest -q tests -k golden
+
+## bench: benchmarks (figures and ratios; not part of the tests)
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .import_linter_cache

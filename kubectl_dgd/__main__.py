@@ -1,0 +1,3 @@
+from kubectl_dgd.cli.main import main
+
+main()

@@ -1,0 +1,221 @@
+"""Read manifest files into plain documents with a line for every field path.
+
+Fast and hostile-input safe: ruamel's C composer builds nodes (with marks); we construct plain
+Python values ourselves so that we can keep lines, refuse duplicate keys and bound alias expansion.
+Round-trip (comment-preserving) loading lives in ``adapters.files`` and is used only to edit.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kubectl_dgd.core.paths import child, index
+from kubectl_dgd.errors import InputError
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+# Upper bound on nodes after expanding aliases, per document (defeats "billion laughs").
+MAX_EXPANDED_NODES = 1_000_000
+MAX_DEPTH = 200
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass
+class Document:
+    """One document of a stream. ``lines`` maps field paths (core.paths notation) to 1-based lines."""
+
+    source: str
+    position: int
+    line: int
+    data: Any
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def read_bytes(path: str) -> bytes:
+    """Read a file, refusing what is too large or unreadable; ``-`` is standard input."""
+    try:
+        if path == "-":
+            import sys
+
+            raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise InputError("is a directory", path) from None
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except PermissionError:
+        raise InputError("permission denied", path) from None
+    except OSError as err:
+        raise InputError(err.strerror or str(err), path) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(f"file is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit", path)
+    return raw
+
+
+def decode(raw: bytes, source: str) -> str:
+    if b"\x00" in raw:
+        raise InputError("binary file (contains NUL bytes); expected YAML or JSON", source)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text (invalid byte at offset {err.start})", source, line) from None
+    return text.removeprefix("\ufeff")
+
+
+def load_text(text: str, source: str) -> list[Document]:
+    """Parse a YAML (or JSON) stream into documents; raise InputError naming file and line."""
+    from ruamel.yaml.cyaml import CSafeLoader
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    loader = CSafeLoader(io.StringIO(text))
+    documents: list[Document] = []
+    try:
+        position = 0
+        while loader.check_node():
+            node = loader.get_node()
+            builder = _Builder(source)
+            data = builder.build(node, "", 0)
+            documents.append(Document(source, position, node.start_mark.line + 1, data, builder.lines))
+            position += 1
+    except MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = err.problem or err.context or "malformed YAML"
+        raise InputError(f"malformed YAML: {problem}", source, line) from None
+    except YAMLError as err:
+        raise InputError(f"malformed YAML: {err}", source) from None
+    except RecursionError:
+        raise InputError("document is nested too deeply", source) from None
+    finally:
+        loader.dispose()
+    return documents
+
+
+def load_file(path: str) -> list[Document]:
+    text = decode(read_bytes(path), path)
+    try:
+        return load_text(text, path)
+    except InputError:
+        if path.endswith(".json"):
+            return _load_json(text, path)
+        raise
+
+
+def _load_json(text: str, source: str) -> list[Document]:
+    """JSON that YAML refuses (rare: e.g. tabs in odd places) still loads, with document-level lines."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"malformed JSON: {err.msg}", source, err.lineno) from None
+    return [Document(source, 0, 1, data, {"": 1})]
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Files as given; directories walked recursively for manifest files, hidden entries skipped, sorted."""
+    result: list[str] = []
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            result.extend(str(p) for p in _walk(Path(path)))
+        else:
+            result.append(path)
+    return result
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
+                yield Path(dirpath) / name
+
+
+class _Builder:
+    """Plain values from composed nodes, recording a line per path."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.lines: dict[str, int] = {}
+        self.expanded = 0
+
+    def build(self, node: Any, path: str, depth: int) -> Any:
+        from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+        self.expanded += 1
+        if self.expanded > MAX_EXPANDED_NODES:
+            raise InputError(
+                f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
+                self.source,
+                node.start_mark.line + 1,
+            )
+        if depth > MAX_DEPTH:
+            raise InputError("document is nested too deeply", self.source, node.start_mark.line + 1)
+        self.lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, MappingNode):
+            result: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    merged = self.build(value_node, path, depth + 1)
+                    for item in merged if isinstance(merged, list) else [merged]:
+                        if isinstance(item, dict):
+                            for k, v in item.items():
+                                result.setdefault(k, v)
+                    continue
+                if not isinstance(key_node, ScalarNode):
+                    raise InputError("mapping keys must be scalars", self.source, key_node.start_mark.line + 1)
+                key = _scalar(key_node, self.source)
+                if key in result:
+                    raise InputError(f"duplicate key {key!r}", self.source, key_node.start_mark.line + 1)
+                key_path = child(path, str(key))
+                self.lines[key_path] = key_node.start_mark.line + 1
+                result[key] = self.build(value_node, key_path, depth + 1)
+            return result
+        if isinstance(node, SequenceNode):
+            return [self.build(item, index(path, i), depth + 1) for i, item in enumerate(node.value)]
+        return _scalar(node, self.source)
+
+
+_BOOL = {"true": True, "false": False}
+
+
+def _scalar(node: Any, source: str) -> Any:
+    tag = node.tag
+    value: str = node.value
+    try:
+        if tag == "tag:yaml.org,2002:str":
+            return value
+        if tag == "tag:yaml.org,2002:null":
+            return None
+        if tag == "tag:yaml.org,2002:bool":
+            return _BOOL.get(value.lower(), value.lower() in ("yes", "on", "y"))
+        if tag == "tag:yaml.org,2002:int":
+            text = value.replace("_", "")
+            sign = -1 if text.startswith("-") else 1
+            text = text.lstrip("+-")
+            if text.startswith(("0o", "0O")):
+                return sign * int(text[2:], 8)
+            if text.startswith(("0x", "0X")):
+                return sign * int(text[2:], 16)
+            if text.startswith(("0b", "0B")):
+                return sign * int(text[2:], 2)
+            return sign * int(text)
+        if tag == "tag:yaml.org,2002:float":
+            low = value.lower().replace("_", "")
+            if low in (".nan",):
+                return float("nan")
+            if low in (".inf", "+.inf"):
+                return float("inf")
+            if low == "-.inf":
+                return float("-inf")
+            return float(low)
+    except ValueError:
+        raise InputError(f"bad {tag.rsplit(':', 1)[-1]} value {value!r}", source, node.start_mark.line + 1) from None
+    # Timestamps, binary and custom tags: keep the text as Kubernetes' JSON conversion does.
+    return value

@@ -1,0 +1,81 @@
+"""Pieces every command shares: output flags, colour, profile flags, and error handling."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.errors import DgdError
+from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.output.style import Style
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def style_for(stream: Any = None) -> Style:
+    stream = stream or sys.stdout
+    return Style(bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR"))
+
+
+def handle_errors(func: F) -> F:
+    """Turn the project's exceptions into one line on stderr and the documented exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except DgdError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(int(err.exit_code))
+        except KeyboardInterrupt:
+            sys.exit(int(Exit.INTERRUPTED))
+        except BrokenPipeError:
+            sys.exit(int(Exit.OK))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def profile_options(func: F) -> F:
+    """--provider, --no-grove, --lpx, --checkpoint, --discovery: the operator settings to assume."""
+    decorators = [
+        click.option(
+            "--provider",
+            type=click.Choice(["grove", "component"]),
+            default=None,
+            help="Workload provider. Default: decided from the annotations as the mutating webhook does.",
+        ),
+        click.option("--grove/--no-grove", default=True, show_default=True, help="Operator has Grove enabled."),
+        click.option("--lpx/--no-lpx", default=False, show_default=True, help="Operator has lpx.enabled."),
+        click.option(
+            "--checkpoint/--no-checkpoint", default=True, show_default=True, help="Operator checkpoint gate."
+        ),
+        click.option(
+            "--discovery",
+            type=click.Choice(["kubernetes", "default"]),
+            default="default",
+            show_default=True,
+            help="Operator discovery backend (kubernetes adds Services for every component).",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def make_profile(
+    provider: str | None, grove: bool, lpx: bool, checkpoint: bool, discovery: str = "default", strict: bool = False
+) -> Profile:
+    return Profile(
+        provider=provider,  # type: ignore[arg-type]
+        grove=grove,
+        lpx=lpx,
+        checkpoint=checkpoint,
+        kubernetes_discovery=discovery == "kubernetes",
+        strict=strict,
+    )

@@ -1,0 +1,65 @@
+"""``kubectl dgd validate``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options, style_for
+from kubectl_dgd.exitcodes import Exit
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-f", "--filename", "filenames", multiple=True, help="File or directory (repeatable); - for stdin.")
+@click.option("--old", "old_path", type=click.Path(), help="The live object (kubectl get dgd X -o yaml): apply update rules.")
+@click.option("--crd", "crd_path", type=click.Path(), help="Validate against this CRD instead of the bundled one.")
+@click.option("--strict", is_flag=True, help="Unknown fields are errors, not warnings.")
+@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@profile_options
+@handle_errors
+def validate(
+    paths: tuple[str, ...],
+    filenames: tuple[str, ...],
+    old_path: str | None,
+    crd_path: str | None,
+    strict: bool,
+    output: str,
+    provider: str | None,
+    grove: bool,
+    lpx: bool,
+    checkpoint: bool,
+    discovery: str,
+) -> None:
+    """Check DGD manifests as the API server and the Dynamo operator would admit them.
+
+    PATHS are files or directories (searched recursively for *.yaml, *.yml, *.json); - reads
+    standard input. Every finding is tagged with its layer: schema, cel, webhook or lint.
+    Exit 0 when there are no errors, 1 when there are, 2 for unreadable input.
+
+    \b
+    Examples:
+      kubectl dgd validate manifests/
+      kubectl dgd validate -f graph.yaml --old <(kubectl get dgd my-graph -o yaml)
+      kubectl get dgd my-graph -o yaml | kubectl dgd validate -
+    """
+    from kubectl_dgd.adapters.crdfile import bundled_schemas, schemas_from_file
+    from kubectl_dgd.errors import UsageError
+    from kubectl_dgd.output.findings import report_json, report_text
+    from kubectl_dgd.usecases.validate import load_old, validate_paths
+
+    inputs = list(paths) + list(filenames)
+    if not inputs:
+        raise UsageError("no input: give files, directories, -f PATH or - for standard input")
+    schemas = schemas_from_file(crd_path) if crd_path else bundled_schemas()
+    old = load_old(old_path) if old_path else None
+    profile = make_profile(provider, grove, lpx, checkpoint, discovery, strict)
+    report = validate_paths(inputs, schemas, profile, old=old)
+    if output == "json":
+        sys.stdout.write(report_json(report))
+    else:
+        sys.stdout.write(report_text(report, style_for()))
+    if report.input_errors:
+        sys.exit(int(Exit.USAGE))
+    sys.exit(int(Exit.OK if report.ok else Exit.FAILED))

@@ -1,0 +1,36 @@
+"""Findings: what validation returns instead of raising."""
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+Layer = Literal["input", "schema", "cel", "webhook", "lint"]
+
+SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    severity: Severity
+    layer: Layer
+    path: str
+    message: str
+    code: str
+    line: int | None = None
+
+    def at_line(self, line: int) -> "Finding":
+        return replace(self, line=line)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "severity": self.severity,
+            "layer": self.layer,
+            "path": self.path,
+            "message": self.message,
+            "line": self.line,
+            "code": self.code,
+        }
+
+
+def has_errors(findings: "list[Finding] | tuple[Finding, ...]") -> bool:
+    return any(f.severity == "error" for f in findings)

@@ -1,0 +1,51 @@
+"""The project's own exceptions. Each carries the exit code a front end should use.
+
+Validation never raises: it returns findings. These are for I/O and impossible requests.
+"""
+
+from kubectl_dgd.exitcodes import Exit
+
+
+class DgdError(Exception):
+    """Base class; ``str(err)`` is the one line shown to the user."""
+
+    exit_code: Exit = Exit.USAGE
+
+
+class InputError(DgdError):
+    """Unreadable or malformed input: a file, a document, a flag value."""
+
+    def __init__(self, message: str, source: str = "", line: int | None = None) -> None:
+        self.source = source
+        self.line = line
+        where = source if line is None else f"{source}:{line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class UsageError(DgdError):
+    """A request that cannot be carried out as asked (e.g. --order with --parallel)."""
+
+
+class RefusedError(DgdError):
+    """An operation that admission would reject; nothing was changed."""
+
+    exit_code = Exit.FAILED
+
+
+class NotFoundError(DgdError):
+    exit_code = Exit.NOT_FOUND
+
+
+class ApiError(DgdError):
+    """The API server refused the request or could not be reached."""
+
+    exit_code = Exit.API
+
+    def __init__(self, message: str, status: int | None = None, reason: str = "") -> None:
+        self.status = status
+        self.reason = reason
+        super().__init__(message)
+
+
+class ConflictError(ApiError):
+    """409 Conflict that persisted after bounded retries."""

@@ -1,0 +1,40 @@
+"""Validation reports as text (``FILE:LINE: PATH: MESSAGE``) or JSON."""
+
+from __future__ import annotations
+
+from kubectl_dgd.core.findings import SEVERITY_ORDER, Finding
+from kubectl_dgd.output.serialize import to_json
+from kubectl_dgd.output.style import PLAIN, Style
+from kubectl_dgd.usecases.validate import ValidationReport
+
+_SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
+
+
+def finding_line(source: str, finding: Finding, style: Style = PLAIN) -> str:
+    where = f"{source}:{finding.line}" if finding.line is not None else source
+    path = f" {finding.path}:" if finding.path else ""
+    tag = style(f"({finding.severity}, {finding.layer}/{finding.code})", _SEVERITY_COLOR[finding.severity])  # type: ignore[arg-type]
+    return f"{where}:{path} {finding.message} {tag}"
+
+
+def sorted_findings(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.line or 0, SEVERITY_ORDER[f.severity], f.path))
+
+
+def report_text(report: ValidationReport, style: Style = PLAIN) -> str:
+    lines = [f"{err}" for err in report.input_errors]
+    for item in report.items:
+        lines.extend(finding_line(item.source, f, style) for f in sorted_findings(item.findings))
+    s = report.summary
+    summary = (
+        f"{s.documents} documents, {s.graphs} graphs: {s.valid} valid, {s.invalid} invalid, "
+        f"{s.skipped} skipped"
+    )
+    if s.unreadable:
+        summary += f", {s.unreadable} unreadable"
+    lines.append(style(summary, "bold"))
+    return "\n".join(lines) + "\n"
+
+
+def report_json(report: ValidationReport) -> str:
+    return to_json(report.to_dict())

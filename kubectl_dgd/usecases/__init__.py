@@ -1,0 +1,1 @@
+"""Orchestration shared by both front ends: read inputs, call the core, return view models."""

@@ -1,0 +1,170 @@
+"""validate: files in, a report of findings per document out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_dgd.adapters.yamlload import Document, expand_paths, load_file
+from kubectl_dgd.core.findings import Finding, has_errors
+from kubectl_dgd.core.paths import line_for
+from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.validate.crd import CrdSchemas
+from kubectl_dgd.core.validate.pipeline import validate_object
+from kubectl_dgd.errors import InputError
+from kubectl_dgd.model.dgd import is_dgd
+
+
+@dataclass
+class ItemReport:
+    source: str
+    line: int
+    name: str
+    namespace: str
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not has_errors(self.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "line": self.line,
+            "name": self.name,
+            "namespace": self.namespace,
+            "valid": self.valid,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+@dataclass
+class Summary:
+    documents: int = 0
+    graphs: int = 0
+    valid: int = 0
+    invalid: int = 0
+    skipped: int = 0
+    unreadable: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ValidationReport:
+    items: list[ItemReport] = field(default_factory=list)
+    input_errors: list[InputError] = field(default_factory=list)
+    summary: Summary = field(default_factory=Summary)
+
+    @property
+    def ok(self) -> bool:
+        return not self.input_errors and all(i.valid for i in self.items)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "items": [i.to_dict() for i in self.items],
+            "errors": [{"source": e.source, "line": e.line, "message": str(e)} for e in self.input_errors],
+            "summary": self.summary.to_dict(),
+        }
+
+
+def unpack(doc: Document) -> list[tuple[dict[str, Any], str, int]]:
+    """Objects of a document with their path prefix and line; ``List`` kinds are unpacked."""
+    data = doc.data
+    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
+        return [
+            (item, f"items[{i}]", doc.lines.get(f"items[{i}]", doc.line))
+            for i, item in enumerate(data["items"])
+            if isinstance(item, dict)
+        ]
+    if isinstance(data, dict):
+        return [(data, "", doc.line)]
+    return []
+
+
+def _relative_lines(doc: Document, prefix: str) -> dict[str, int]:
+    if not prefix:
+        return doc.lines
+    cut = len(prefix) + 1
+    return {k[cut:]: v for k, v in doc.lines.items() if k.startswith(prefix + ".")} | {"": doc.lines.get(prefix, doc.line)}
+
+
+def validate_documents(
+    docs: list[Document],
+    schemas: CrdSchemas,
+    profile: Profile,
+    old: dict[str, Any] | None = None,
+    report: ValidationReport | None = None,
+) -> ValidationReport:
+    report = report or ValidationReport()
+    for doc in docs:
+        if doc.data is None:
+            continue  # empty document: nothing to count
+        report.summary.documents += 1
+        for obj, prefix, line in unpack(doc):
+            if not is_dgd(obj):
+                report.summary.skipped += 1
+                continue
+            report.summary.graphs += 1
+            meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+            findings = validate_object(obj, schemas, profile, old=_matching_old(old, meta))
+            if profile.strict:
+                findings = [_strict(f) for f in findings]
+            lines = _relative_lines(doc, prefix)
+            item = ItemReport(
+                source=doc.source,
+                line=line,
+                name=str(meta.get("name", "")),
+                namespace=str(meta.get("namespace", "") or ""),
+                findings=[f.at_line(line_for(lines, f.path, line)) for f in findings],
+            )
+            report.items.append(item)
+            if item.valid:
+                report.summary.valid += 1
+            else:
+                report.summary.invalid += 1
+        if not unpack(doc):
+            report.summary.skipped += 1
+    return report
+
+
+def _strict(finding: Finding) -> Finding:
+    if finding.code == "unknown-field" and finding.severity == "warning":
+        from dataclasses import replace
+
+        return replace(finding, severity="error")
+    return finding
+
+
+def _matching_old(old: dict[str, Any] | None, meta: dict[str, Any]) -> dict[str, Any] | None:
+    if old is None:
+        return None
+    old_meta = old.get("metadata") if isinstance(old.get("metadata"), dict) else {}
+    if old_meta.get("name") and meta.get("name") and old_meta.get("name") != meta.get("name"):
+        return None
+    return old
+
+
+def validate_paths(
+    paths: list[str], schemas: CrdSchemas, profile: Profile, old: dict[str, Any] | None = None
+) -> ValidationReport:
+    """Validate every manifest below ``paths``; unreadable inputs are reported, the rest still checked."""
+    report = ValidationReport()
+    for path in expand_paths(paths):
+        try:
+            docs = load_file(path)
+        except InputError as err:
+            report.input_errors.append(err)
+            report.summary.unreadable += 1
+            continue
+        validate_documents(docs, schemas, profile, old=old, report=report)
+    return report
+
+
+def load_old(path: str) -> dict[str, Any]:
+    """The live object given with --old: exactly one DGD."""
+    graphs = [obj for doc in load_file(path) for obj, _, _ in unpack(doc) if is_dgd(obj)]
+    if len(graphs) != 1:
+        raise InputError(f"expected exactly one DynamoGraphDeployment, found {len(graphs)}", path)
+    return graphs[0]
