@@ -1,0 +1,59 @@
+"""The runtime version of a component, from its main image tag or its override (fact sheet §2.3)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import semver
+
+from kubectl_dgd.core.containers import main_image
+
+# Optional v/V, then strict semver (no leading zeros) with optional -prerelease and +build.
+_TAG = re.compile(
+    r"^[vV]?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+)
+# The CRD pattern for runtimeVersionOverride: canonical MAJOR.MINOR.PATCH, at most 4 digits each.
+_OVERRIDE = re.compile(r"^(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})$")
+
+
+def image_tag(image: str) -> str | None:
+    """The tag of an image reference: after the last ``:`` that follows the last ``/``; digest dropped."""
+    name = image.split("@", 1)[0]
+    last_segment = name.rsplit("/", 1)[-1]
+    if ":" not in last_segment:
+        return None
+    tag = last_segment.rsplit(":", 1)[1]
+    return tag or None
+
+
+def parse_tag(tag: str) -> semver.Version | None:
+    """MAJOR.MINOR.PATCH of a semver tag; prerelease and build are dropped for comparisons."""
+    match = _TAG.match(tag)
+    if match is None:
+        return None
+    return semver.Version(int(match[1]), int(match[2]), int(match[3]))
+
+
+def parse_runtime_version(image: str) -> semver.Version | None:
+    tag = image_tag(image) if isinstance(image, str) else None
+    return None if tag is None else parse_tag(tag)
+
+
+def parse_override(value: Any) -> semver.Version | None:
+    if not isinstance(value, str):
+        return None
+    match = _OVERRIDE.match(value)
+    return None if match is None else semver.Version(int(match[1]), int(match[2]), int(match[3]))
+
+
+def resolved_runtime_version(component: dict[str, Any]) -> semver.Version | None:
+    """The override when set (authoritative even if the tag parses), else the main image tag."""
+    if not isinstance(component, dict):
+        return None
+    override = component.get("runtimeVersionOverride")
+    if override:
+        return parse_override(override)
+    return parse_runtime_version(main_image(component))
