@@ -67,7 +67,11 @@ def build(crd_path: Path) -> dict[str, Any]:
         "apiVersion": crd["apiVersion"],
         "kind": crd["kind"],
         "metadata": {"name": crd["metadata"]["name"]},
-        "spec": {"group": crd["spec"]["group"], "names": crd["spec"]["names"], "versions": versions},
+        "spec": {
+            "group": crd["spec"]["group"],
+            "names": crd["spec"]["names"],
+            "versions": versions,
+        },
     }
 
 

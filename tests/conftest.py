@@ -32,11 +32,13 @@ def run_cli(
     timeout: float = 120,
 ) -> Result:
     """Run an installed console script as a user would (fixed width, no colour)."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("ARGOCD_", "PARAM_", "KUBECONFIG"))}
+    full_env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("ARGOCD_", "PARAM_", "KUBECONFIG"))
+    }
     full_env.update({"NO_COLOR": "1", "COLUMNS": "120", "TZ": "UTC"})
     if env:
         full_env.update(env)
-    proc = subprocess.run(
+    proc = subprocess.run(  # noqa: PLW1510 - callers assert on the return code
         [str(BIN / script), *args],
         input=stdin,
         capture_output=True,
@@ -56,7 +58,9 @@ def assert_golden(name: str, actual: str) -> None:
         path.write_text(actual)
         return
     assert path.exists(), f"golden file {path} missing: run `make golden`"
-    assert actual == path.read_text(), f"output differs from {path}; re-record with `make golden` and read the diff"
+    assert actual == path.read_text(), (
+        f"output differs from {path}; re-record with `make golden` and read the diff"
+    )
 
 
 @pytest.fixture

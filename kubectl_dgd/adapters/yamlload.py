@@ -55,7 +55,9 @@ def read_bytes(path: str) -> bytes:
     except OSError as err:
         raise InputError(err.strerror or str(err), path) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"file is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit", path)
+        raise InputError(
+            f"file is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit", path
+        )
     return raw
 
 
@@ -66,7 +68,9 @@ def decode(raw: bytes, source: str) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (invalid byte at offset {err.start})", source, line) from None
+        raise InputError(
+            f"not UTF-8 text (invalid byte at offset {err.start})", source, line
+        ) from None
     return text.removeprefix("\ufeff")
 
 
@@ -83,7 +87,9 @@ def load_text(text: str, source: str) -> list[Document]:
             node = loader.get_node()
             builder = _Builder(source)
             data = builder.build(node, "", 0)
-            documents.append(Document(source, position, node.start_mark.line + 1, data, builder.lines))
+            documents.append(
+                Document(source, position, node.start_mark.line + 1, data, builder.lines)
+            )
             position += 1
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
@@ -169,16 +175,22 @@ class _Builder:
                                 result.setdefault(k, v)
                     continue
                 if not isinstance(key_node, ScalarNode):
-                    raise InputError("mapping keys must be scalars", self.source, key_node.start_mark.line + 1)
+                    raise InputError(
+                        "mapping keys must be scalars", self.source, key_node.start_mark.line + 1
+                    )
                 key = _scalar(key_node, self.source)
                 if key in result:
-                    raise InputError(f"duplicate key {key!r}", self.source, key_node.start_mark.line + 1)
+                    raise InputError(
+                        f"duplicate key {key!r}", self.source, key_node.start_mark.line + 1
+                    )
                 key_path = child(path, str(key))
                 self.lines[key_path] = key_node.start_mark.line + 1
                 result[key] = self.build(value_node, key_path, depth + 1)
             return result
         if isinstance(node, SequenceNode):
-            return [self.build(item, index(path, i), depth + 1) for i, item in enumerate(node.value)]
+            return [
+                self.build(item, index(path, i), depth + 1) for i, item in enumerate(node.value)
+            ]
         return _scalar(node, self.source)
 
 
@@ -216,6 +228,8 @@ def _scalar(node: Any, source: str) -> Any:
                 return float("-inf")
             return float(low)
     except ValueError:
-        raise InputError(f"bad {tag.rsplit(':', 1)[-1]} value {value!r}", source, node.start_mark.line + 1) from None
+        raise InputError(
+            f"bad {tag.rsplit(':', 1)[-1]} value {value!r}", source, node.start_mark.line + 1
+        ) from None
     # Timestamps, binary and custom tags: keep the text as Kubernetes' JSON conversion does.
     return value

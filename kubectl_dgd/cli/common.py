@@ -20,7 +20,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def style_for(stream: Any = None) -> Style:
     stream = stream or sys.stdout
-    return Style(bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR"))
+    return Style(
+        bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
+    )
 
 
 def handle_errors(func: F) -> F:
@@ -50,10 +52,20 @@ def profile_options(func: F) -> F:
             default=None,
             help="Workload provider. Default: decided from the annotations as the mutating webhook does.",
         ),
-        click.option("--grove/--no-grove", default=True, show_default=True, help="Operator has Grove enabled."),
-        click.option("--lpx/--no-lpx", default=False, show_default=True, help="Operator has lpx.enabled."),
         click.option(
-            "--checkpoint/--no-checkpoint", default=True, show_default=True, help="Operator checkpoint gate."
+            "--grove/--no-grove",
+            default=True,
+            show_default=True,
+            help="Operator has Grove enabled.",
+        ),
+        click.option(
+            "--lpx/--no-lpx", default=False, show_default=True, help="Operator has lpx.enabled."
+        ),
+        click.option(
+            "--checkpoint/--no-checkpoint",
+            default=True,
+            show_default=True,
+            help="Operator checkpoint gate.",
         ),
         click.option(
             "--discovery",
@@ -69,7 +81,12 @@ def profile_options(func: F) -> F:
 
 
 def make_profile(
-    provider: str | None, grove: bool, lpx: bool, checkpoint: bool, discovery: str = "default", strict: bool = False
+    provider: str | None,
+    grove: bool,
+    lpx: bool,
+    checkpoint: bool,
+    discovery: str = "default",
+    strict: bool = False,
 ) -> Profile:
     return Profile(
         provider=provider,  # type: ignore[arg-type]

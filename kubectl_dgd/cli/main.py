@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from typing import Any
 
@@ -43,7 +44,10 @@ def _available(name: str) -> bool:
     return importlib.util.find_spec(module_name) is not None
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, "--version", prog_name="kubectl-dgd")
 def cli() -> None:
     """Validate, render, restart and inspect NVIDIA Dynamo DynamoGraphDeployments (DGDs).

@@ -12,11 +12,29 @@ from kubectl_dgd.exitcodes import Exit
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("-f", "--filename", "filenames", multiple=True, help="File or directory (repeatable); - for stdin.")
-@click.option("--old", "old_path", type=click.Path(), help="The live object (kubectl get dgd X -o yaml): apply update rules.")
-@click.option("--crd", "crd_path", type=click.Path(), help="Validate against this CRD instead of the bundled one.")
+@click.option(
+    "-f",
+    "--filename",
+    "filenames",
+    multiple=True,
+    help="File or directory (repeatable); - for stdin.",
+)
+@click.option(
+    "--old",
+    "old_path",
+    type=click.Path(),
+    help="The live object (kubectl get dgd X -o yaml): apply update rules.",
+)
+@click.option(
+    "--crd",
+    "crd_path",
+    type=click.Path(),
+    help="Validate against this CRD instead of the bundled one.",
+)
 @click.option("--strict", is_flag=True, help="Unknown fields are errors, not warnings.")
-@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 @profile_options
 @handle_errors
 def validate(
@@ -59,6 +77,8 @@ def validate(
     if output == "json":
         sys.stdout.write(report_json(report))
     else:
+        for err in report.input_errors:
+            click.echo(f"error: {err}", err=True)
         sys.stdout.write(report_text(report, style_for()))
     if report.input_errors:
         sys.exit(int(Exit.USAGE))

@@ -26,7 +26,9 @@ class Profile:
     strict: bool = False
 
 
-def decide_provider(annotations: dict[str, str] | None, profile: Profile, *, creating: bool = True) -> Provider:
+def decide_provider(
+    annotations: dict[str, str] | None, profile: Profile, *, creating: bool = True
+) -> Provider:
     """The workload provider the operator will use for this object (fact sheet §2.0 / §3.9)."""
     if profile.provider is not None:
         return profile.provider

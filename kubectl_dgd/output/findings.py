@@ -13,7 +13,9 @@ _SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
 def finding_line(source: str, finding: Finding, style: Style = PLAIN) -> str:
     where = f"{source}:{finding.line}" if finding.line is not None else source
     path = f" {finding.path}:" if finding.path else ""
-    tag = style(f"({finding.severity}, {finding.layer}/{finding.code})", _SEVERITY_COLOR[finding.severity])  # type: ignore[arg-type]
+    tag = style(
+        f"({finding.severity}, {finding.layer}/{finding.code})", _SEVERITY_COLOR[finding.severity]
+    )  # type: ignore[arg-type]
     return f"{where}:{path} {finding.message} {tag}"
 
 
@@ -22,7 +24,7 @@ def sorted_findings(findings: list[Finding]) -> list[Finding]:
 
 
 def report_text(report: ValidationReport, style: Style = PLAIN) -> str:
-    lines = [f"{err}" for err in report.input_errors]
+    lines: list[str] = []
     for item in report.items:
         lines.extend(finding_line(item.source, f, style) for f in sorted_findings(item.findings))
     s = report.summary

@@ -17,7 +17,7 @@ def to_yaml(data: Any) -> str:
 
     yaml = YAML(typ="safe", pure=False)
     yaml.default_flow_style = False
-    yaml.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
+    yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]
     yaml.width = 4096
     buf = io.StringIO()
     yaml.dump(data, buf)

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Literal
 
 Color = Literal["red", "yellow", "green", "cyan", "bold", "dim"]
-_CODES: dict[str, str] = {"red": "31", "yellow": "33", "green": "32", "cyan": "36", "bold": "1", "dim": "2"}
+_CODES: dict[str, str] = {
+    "red": "31",
+    "yellow": "33",
+    "green": "32",
+    "cyan": "36",
+    "bold": "1",
+    "dim": "2",
+}
 
 
 class Style:

@@ -64,7 +64,9 @@ class ValidationReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "items": [i.to_dict() for i in self.items],
-            "errors": [{"source": e.source, "line": e.line, "message": str(e)} for e in self.input_errors],
+            "errors": [
+                {"source": e.source, "line": e.line, "message": str(e)} for e in self.input_errors
+            ],
             "summary": self.summary.to_dict(),
         }
 
@@ -72,7 +74,11 @@ class ValidationReport:
 def unpack(doc: Document) -> list[tuple[dict[str, Any], str, int]]:
     """Objects of a document with their path prefix and line; ``List`` kinds are unpacked."""
     data = doc.data
-    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
+    if (
+        isinstance(data, dict)
+        and str(data.get("kind", "")).endswith("List")
+        and isinstance(data.get("items"), list)
+    ):
         return [
             (item, f"items[{i}]", doc.lines.get(f"items[{i}]", doc.line))
             for i, item in enumerate(data["items"])
@@ -87,7 +93,9 @@ def _relative_lines(doc: Document, prefix: str) -> dict[str, int]:
     if not prefix:
         return doc.lines
     cut = len(prefix) + 1
-    return {k[cut:]: v for k, v in doc.lines.items() if k.startswith(prefix + ".")} | {"": doc.lines.get(prefix, doc.line)}
+    return {k[cut:]: v for k, v in doc.lines.items() if k.startswith(prefix + ".")} | {
+        "": doc.lines.get(prefix, doc.line)
+    }
 
 
 def validate_documents(
@@ -107,7 +115,7 @@ def validate_documents(
                 report.summary.skipped += 1
                 continue
             report.summary.graphs += 1
-            meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+            meta = _metadata(obj)
             findings = validate_object(obj, schemas, profile, old=_matching_old(old, meta))
             if profile.strict:
                 findings = [_strict(f) for f in findings]
@@ -129,6 +137,11 @@ def validate_documents(
     return report
 
 
+def _metadata(obj: dict[str, Any]) -> dict[str, Any]:
+    meta = obj.get("metadata")
+    return meta if isinstance(meta, dict) else {}
+
+
 def _strict(finding: Finding) -> Finding:
     if finding.code == "unknown-field" and finding.severity == "warning":
         from dataclasses import replace
@@ -140,7 +153,7 @@ def _strict(finding: Finding) -> Finding:
 def _matching_old(old: dict[str, Any] | None, meta: dict[str, Any]) -> dict[str, Any] | None:
     if old is None:
         return None
-    old_meta = old.get("metadata") if isinstance(old.get("metadata"), dict) else {}
+    old_meta = _metadata(old)
     if old_meta.get("name") and meta.get("name") and old_meta.get("name") != meta.get("name"):
         return None
     return old

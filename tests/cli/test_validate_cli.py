@@ -17,7 +17,9 @@ def test_validate_without_input_is_a_usage_error() -> None:
 def test_every_command_has_help() -> None:
     top = run_cli("--help")
     assert top.returncode == 0
-    commands = [line.split()[0] for line in top.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    commands = [
+        line.split()[0] for line in top.stdout.split("Commands:")[1].splitlines() if line.strip()
+    ]
     assert "validate" in commands
     for command in commands:
         result = run_cli(command, "--help")

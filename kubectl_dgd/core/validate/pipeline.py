@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubectl_dgd.core.defaulting import apply_defaults
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_update
 from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.core.defaulting import apply_defaults
 from kubectl_dgd.model.dgd import V1ALPHA1
 
-DEPRECATION = (
-    "nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated; use nvidia.com/v1beta1 DynamoGraphDeployment"
-)
+DEPRECATION = "nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated; use nvidia.com/v1beta1 DynamoGraphDeployment"
 
 
 def validate_object(
@@ -27,11 +25,19 @@ def validate_object(
     version = str(obj.get("apiVersion", "")).rpartition("/")[2]
     findings: list[Finding] = []
     if obj.get("apiVersion") == V1ALPHA1:
-        findings.append(Finding("warning", "schema", "apiVersion", DEPRECATION, "deprecated-version"))
+        findings.append(
+            Finding("warning", "schema", "apiVersion", DEPRECATION, "deprecated-version")
+        )
     version_schema = schemas.get(version)
     if version_schema is None:
         findings.append(
-            Finding("error", "schema", "apiVersion", f"version {version!r} is not served by this CRD", "unknown-version")
+            Finding(
+                "error",
+                "schema",
+                "apiVersion",
+                f"version {version!r} is not served by this CRD",
+                "unknown-version",
+            )
         )
         return findings
     creating = old is None
@@ -40,16 +46,30 @@ def validate_object(
 
     schema_findings = schema.check(defaulted, version_schema, strict=profile.strict)
     findings.extend(schema_findings)
-    structural_ok = not any(f.severity == "error" and f.code != "unknown-field" for f in schema_findings)
+    structural_ok = not any(
+        f.severity == "error" and f.code != "unknown-field" for f in schema_findings
+    )
     if structural_ok:
         findings.extend(cel.check(defaulted, old_defaulted, version_schema))
     if version != "v1beta1":
         findings.append(
-            Finding("info", "webhook", "apiVersion", "webhook rules checked for v1beta1 only", "webhook-skipped")
+            Finding(
+                "info",
+                "webhook",
+                "apiVersion",
+                "webhook rules checked for v1beta1 only",
+                "webhook-skipped",
+            )
         )
     elif not structural_ok:
         findings.append(
-            Finding("info", "webhook", "", "webhook rules not checked: fix the schema errors first", "webhook-skipped")
+            Finding(
+                "info",
+                "webhook",
+                "",
+                "webhook rules not checked: fix the schema errors first",
+                "webhook-skipped",
+            )
         )
     else:
         findings.extend(webhook.check_create(defaulted, profile, old=old_defaulted))
