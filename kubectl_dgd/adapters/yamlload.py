@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,10 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 # Upper bound on nodes after expanding aliases, per document (defeats "billion laughs").
 MAX_EXPANDED_NODES = 1_000_000
 MAX_DEPTH = 200
+# ruamel's C composer recurses once per nesting level and overflows the C stack (a segfault, not
+# an exception) somewhere past 20,000 levels; inputs whose cheap depth bound exceeds this are
+# measured exactly with the event parser, which keeps its own stack, before composing.
+DEPTH_BOUND_CHECKED = 2000
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
@@ -78,7 +83,14 @@ def load_text(text: str, source: str) -> list[Document]:
     """Parse a YAML (or JSON) stream into documents; raise InputError naming file and line."""
     from ruamel.yaml.cyaml import CSafeLoader
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
+    try:
+        _refuse_deep_nesting(text, source)
+    except ReaderError as err:
+        raise InputError(_reader_problem(err), source, _line_at(text, err.position)) from None
+    except MarkedYAMLError:
+        pass  # reported with its line by the composer below
     loader = CSafeLoader(io.StringIO(text))
     documents: list[Document] = []
     try:
@@ -95,9 +107,11 @@ def load_text(text: str, source: str) -> list[Document]:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = err.problem or err.context or "malformed YAML"
-        raise InputError(f"malformed YAML: {problem}", source, line) from None
+        raise InputError(f"malformed YAML: {_one_line(problem)}", source, line) from None
+    except ReaderError as err:
+        raise InputError(_reader_problem(err), source, _line_at(text, err.position)) from None
     except YAMLError as err:
-        raise InputError(f"malformed YAML: {err}", source) from None
+        raise InputError(f"malformed YAML: {_one_line(str(err))}", source) from None
     except RecursionError:
         raise InputError("document is nested too deeply", source) from None
     finally:
@@ -107,21 +121,88 @@ def load_text(text: str, source: str) -> list[Document]:
 
 def load_file(path: str) -> list[Document]:
     text = decode(read_bytes(path), path)
-    try:
-        return load_text(text, path)
-    except InputError:
-        if path.endswith(".json"):
-            return _load_json(text, path)
-        raise
+    if path.endswith(".json"):
+        # YAML accepts much that JSON does not (e.g. `{"b": }`): a .json file must be JSON.
+        data = _parse_json(text, path)
+        try:
+            return load_text(text, path)  # for the per-path lines
+        except InputError:
+            return [Document(path, 0, 1, data, {"": 1})]  # JSON that YAML refuses (tabs)
+    return load_text(text, path)
 
 
-def _load_json(text: str, source: str) -> list[Document]:
-    """JSON that YAML refuses (rare: e.g. tabs in odd places) still loads, with document-level lines."""
+def _parse_json(text: str, source: str) -> Any:
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"malformed JSON: {err.msg}", source, err.lineno) from None
-    return [Document(source, 0, 1, data, {"": 1})]
+    except RecursionError:
+        raise InputError("document is nested too deeply", source) from None
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _line_at(text: str, position: int | None) -> int | None:
+    return None if position is None else text.count("\n", 0, position) + 1
+
+
+def _reader_problem(err: Any) -> str:
+    return f"malformed YAML: {_one_line(str(getattr(err, 'reason', '') or 'unreadable character'))}"
+
+
+_BLOCK_PREFIX = re.compile(r"^[ \t?:-]*", re.MULTILINE)
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _depth_bound(text: str) -> int:
+    """An upper bound on nesting depth: block prefixes plus flow brackets (quotes ignored)."""
+    block = max(map(len, _BLOCK_PREFIX.findall(text)), default=0)
+    opens = text.count("[") + text.count("{")
+    if block + opens <= DEPTH_BOUND_CHECKED:
+        return block + opens
+    depth = peak = 0
+    for match in _FLOW_BRACKET.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > peak:
+                peak = depth
+                if block + peak > DEPTH_BOUND_CHECKED:
+                    break
+        elif depth:
+            depth -= 1
+    return block + peak
+
+
+def _refuse_deep_nesting(text: str, source: str) -> None:
+    """Measure the real depth from parser events when the bound is high; refuse past MAX_DEPTH."""
+    if _depth_bound(text) <= DEPTH_BOUND_CHECKED:
+        return
+    from ruamel.yaml.cyaml import CSafeLoader
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent
+
+    parser = CSafeLoader(io.StringIO(text))  # used for its C event parser only
+    depth = 0
+    try:
+        while parser.check_event():
+            event = parser.get_event()
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = event.start_mark.line + 1
+                    raise InputError(
+                        f"document is nested more than {MAX_DEPTH} levels deep", source, line
+                    )
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    finally:
+        parser.dispose()
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -150,11 +231,21 @@ class _Builder:
         self.source = source
         self.lines: dict[str, int] = {}
         self.expanded = 0
+        # Aliases share one node object: on a repeat visit, the memoised size of the subtree
+        # tells at once whether expanding it would pass the limit.
+        self.seen: set[int] = set()
+        self.sizes: dict[int, int] = {}
 
     def build(self, node: Any, path: str, depth: int) -> Any:
         from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
         self.expanded += 1
+        if isinstance(node.value, list):
+            if id(node) in self.seen:
+                if self.expanded + self._size(node) > MAX_EXPANDED_NODES:
+                    self.expanded = MAX_EXPANDED_NODES + 1
+            else:
+                self.seen.add(id(node))
         if self.expanded > MAX_EXPANDED_NODES:
             raise InputError(
                 f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
@@ -169,10 +260,16 @@ class _Builder:
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     merged = self.build(value_node, path, depth + 1)
-                    for item in merged if isinstance(merged, list) else [merged]:
-                        if isinstance(item, dict):
-                            for k, v in item.items():
-                                result.setdefault(k, v)
+                    items = merged if isinstance(merged, list) else [merged]
+                    if not all(isinstance(item, dict) for item in items):
+                        raise InputError(
+                            "a merge key (<<) needs a mapping or a list of mappings",
+                            self.source,
+                            key_node.start_mark.line + 1,
+                        )
+                    for item in items:
+                        for k, v in item.items():
+                            result.setdefault(k, v)
                     continue
                 if not isinstance(key_node, ScalarNode):
                     raise InputError(
@@ -192,6 +289,21 @@ class _Builder:
                 self.build(item, index(path, i), depth + 1) for i, item in enumerate(node.value)
             ]
         return _scalar(node, self.source)
+
+    def _size(self, node: Any) -> int:
+        """Nodes in the expanded subtree, capped just past the limit."""
+        known = self.sizes.get(id(node))
+        if known is not None:
+            return known
+        total = 1
+        if isinstance(node.value, list):
+            for item in node.value:
+                for part in item if isinstance(item, tuple) else (item,):
+                    total += self._size(part)
+                    if total > MAX_EXPANDED_NODES:
+                        break
+        self.sizes[id(node)] = total
+        return total
 
 
 _BOOL = {"true": True, "false": False}
