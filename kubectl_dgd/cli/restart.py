@@ -1,0 +1,98 @@
+"""``kubectl dgd restart``: request a rolling restart of a graph's pods by a new ``spec.restart.id``."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+
+import click
+
+from kubectl_dgd.cli.common import handle_errors
+from kubectl_dgd.errors import UsageError
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option(
+    "-f", "--filename", "path", type=click.Path(), help="Edit this manifest in place (GitOps)."
+)
+@click.option(
+    "--name", "graph_name", help="With -f: the graph to restart when the file holds several."
+)
+@click.option("--parallel", is_flag=True, help="Restart every component at once.")
+@click.option(
+    "--order", help="Sequential order: every component name, comma-separated (e.g. a,b,c)."
+)
+@click.option("--id", "restart_id", help="Restart id. Default: the current UTC time (RFC 3339).")
+@click.option("--dry-run", is_flag=True, help="With -f: print the unified diff and write nothing.")
+@handle_errors
+def restart(
+    name: str | None,
+    path: str | None,
+    graph_name: str | None,
+    parallel: bool,
+    order: str | None,
+    restart_id: str | None,
+    dry_run: bool,
+) -> None:
+    """Request a restart: set spec.restart.id (and the strategy) of a graph.
+
+    With -f FILE the manifest is edited in place: only spec.restart changes, comments, key
+    order, quoting and the file's other documents stay as they were. Commit the change and
+    let your GitOps tool apply it. Without --parallel or --order the file's strategy is kept
+    (default Sequential, components in alphabetical order).
+
+    Refuses, with the operator's reason and the file unchanged, what admission would reject:
+    --order with --parallel, an order that is not the complete set of component names, an
+    LPX graph without --parallel. Exit 0 done, 1 refused, 2 bad input.
+
+    \b
+    Examples:
+      kubectl dgd restart -f graph.yaml
+      kubectl dgd restart -f graph.yaml --order Frontend,VllmDecodeWorker --dry-run
+      kubectl dgd restart -f graphs.yaml --name my-graph --parallel --id fix-1234
+    """
+    if path is None:
+        if name is None:
+            raise UsageError("give a graph NAME or -f FILE")
+        _restart_live(name)
+        return
+    if name is not None:
+        raise UsageError(
+            "give either a graph NAME or -f FILE, not both (use --name to pick a graph in FILE)"
+        )
+    _restart_file(path, graph_name, parallel, order, restart_id, dry_run)
+
+
+def _restart_live(name: str) -> None:
+    raise UsageError("live restart needs a cluster: not implemented yet")
+
+
+def _restart_file(
+    path: str,
+    graph_name: str | None,
+    parallel: bool,
+    order: str | None,
+    restart_id: str | None,
+    dry_run: bool,
+) -> None:
+    from kubectl_dgd.core.restart import CREATE_MESSAGE, RestartRequest
+    from kubectl_dgd.usecases.restart_file import restart_file
+
+    request = RestartRequest(
+        parallel=parallel,
+        order=tuple(n.strip() for n in order.split(",")) if order is not None else None,
+        restart_id=restart_id,
+    )
+    result = restart_file(path, request, datetime.now(UTC), name=graph_name, dry_run=dry_run)
+    graph = f"{result.namespace}/{result.name}" if result.namespace else result.name
+    out = sys.stdout
+    if dry_run:
+        out.write(result.diff)
+    out.write(f"{graph}: restart id {result.plan.old_id or '(none)'} -> {result.plan.new_id}\n")
+    out.write(f"strategy: {result.plan.describe()}\n")
+    out.write(f"{'dry run: nothing written to' if dry_run else 'updated'} {path}\n")
+    if result.may_be_new:
+        click.echo(
+            f"warning: apply this only to a graph that already exists: {CREATE_MESSAGE}", err=True
+        )
