@@ -1,0 +1,376 @@
+"""The cluster port: the few API calls the live commands make, over the ``kubernetes`` client.
+
+This is the only module (with the kubeconfig adapter) that imports ``kubernetes``, and it does so
+inside functions: a command that never talks to a cluster never pays the ~300 ms import.
+
+Objects are plain dicts (the JSON the API returns, no client models). Every request is counted
+(``requests``) and, with ``-v``, logged on stderr. API failures become our exceptions with one
+line each; see ``api_error``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from kubectl_dgd.adapters.kubeconfig import ResolvedConfig, client_configuration
+from kubectl_dgd.errors import ApiError, ConflictError, DgdError, NotFoundError
+
+GROUP = "nvidia.com"
+VERSION = "v1beta1"
+PLURAL = "dynamographdeployments"
+KIND = "DynamoGraphDeployment"
+CRD_NAME = f"{PLURAL}.{GROUP}"
+CRD_MISSING = f"the {KIND} CRD ({CRD_NAME}) is not installed in this cluster"
+MERGE_PATCH = "application/merge-patch+json"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a request is about, for error messages: ``get dynamographdeployments "x" in "ns"``."""
+
+    verb: str
+    resource: str = f"{PLURAL}.{GROUP}"
+    name: str = ""
+    namespace: str = ""
+
+    def describe(self) -> str:
+        what = self.resource + (f' "{self.name}"' if self.name else "")
+        return what + (f' in namespace "{self.namespace}"' if self.namespace else "")
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    method: str
+    url: str
+    status: int | None
+    millis: float
+
+
+def _status_message(body: bytes) -> str:
+    """The ``message`` of a Kubernetes Status body, else the body's first line."""
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        text = body.decode("utf-8", "replace").strip()
+        return text.splitlines()[0] if text else ""
+    if isinstance(data, dict):
+        return str(data.get("message") or "")
+    return ""
+
+
+def api_error(status: int, reason: str, body: bytes, target: Target, server: str) -> DgdError:
+    """One line per HTTP failure, naming what the user can act on."""
+    message = _status_message(body)
+    detail = f": {message}" if message else ""
+    if status == 401:
+        return ApiError(
+            f"unauthorized (401): {server} rejected the credentials of the current context",
+            status,
+            "Unauthorized",
+        )
+    if status == 403:
+        return ApiError(
+            f"forbidden (403): not allowed to {target.verb} {target.describe()}{detail}",
+            status,
+            "Forbidden",
+        )
+    if status == 404:
+        return NotFoundError(f"{target.describe()} not found{detail}")
+    if status == 409:
+        return ConflictError(f"conflict (409) on {target.describe()}{detail}", status, "Conflict")
+    if status == 422:
+        return ApiError(f"rejected by the API server (422){detail}", status, "Invalid")
+    if status == 410:
+        return ApiError(f"resource version too old (410){detail}", status, "Gone")
+    if status >= 500:
+        return ApiError(f"API server error ({status} {reason}){detail}", status, reason)
+    return ApiError(f"request failed ({status} {reason}){detail}", status, reason)
+
+
+def transport_error(err: BaseException, url: str, timeout: float | None) -> ApiError:
+    """Connection refused, DNS, TLS, timeouts: one line each."""
+    import urllib3
+
+    cause: BaseException = err
+    if isinstance(err, urllib3.exceptions.MaxRetryError) and err.reason is not None:
+        cause = err.reason
+    server = url.split("/", 3)
+    where = "/".join(server[:3]) if len(server) >= 3 else url
+    if isinstance(cause, urllib3.exceptions.SSLError):
+        return ApiError(f"TLS error talking to {where}: {_short(cause)}", None, "TLS")
+    if isinstance(cause, urllib3.exceptions.TimeoutError):
+        after = f" after {timeout:g}s" if timeout else ""
+        return ApiError(f"request to {where} timed out{after} (--request-timeout)", None, "Timeout")
+    if isinstance(cause, urllib3.exceptions.NewConnectionError | urllib3.exceptions.ProtocolError):
+        return ApiError(
+            f"cannot reach the API server at {where}: {_short(cause)}", None, "Unreachable"
+        )
+    return ApiError(f"cannot talk to the API server at {where}: {_short(cause)}", None, "Transport")
+
+
+def _short(err: BaseException) -> str:
+    text = str(err)
+    for marker in ("[Errno", "[SSL"):
+        if marker in text:
+            text = text[text.index(marker) :]
+            break
+    return text.rstrip(")").strip() or type(err).__name__
+
+
+class Cluster:
+    """A connection to one cluster and namespace; see the module docstring."""
+
+    def __init__(
+        self,
+        resolved: ResolvedConfig,
+        timeout: float | None = None,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        self.resolved = resolved
+        self.namespace = resolved.namespace
+        self.timeout = timeout
+        self.log = log
+        self.requests: list[RequestRecord] = []
+        self._client: Any = None
+        self._crd_installed: bool | None = None
+
+    # ---- transport ---------------------------------------------------------------------------
+
+    def _api(self) -> Any:
+        if self._client is None:
+            from kubernetes.client import ApiClient
+
+            self._client = ApiClient(client_configuration(self.resolved))
+        return self._client
+
+    def _open(
+        self,
+        method: str,
+        path: str,
+        target: Target,
+        query: dict[str, str] | None = None,
+        body: Any = None,
+        content_type: str = "application/json",
+        timeout: float | None = None,
+    ) -> Any:
+        """Send one request; return the raw urllib3 response (status < 400) or raise ours."""
+        from kubernetes.client.exceptions import ApiException
+
+        api = self._api()
+        if query:
+            path = f"{path}?{urlencode(query)}"
+        headers = {"Accept": "application/json", "Content-Type": content_type}
+        timeout = timeout if timeout is not None else self.timeout
+        _, url, headers, body, _ = api.param_serialize(
+            method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
+        )
+        started = time.perf_counter()
+        status: int | None = None
+        try:
+            response = api.call_api(method, url, headers, body, None, _request_timeout=timeout)
+            status = int(response.status)
+        except ApiException as err:  # the client turns TLS failures into status-0 ApiExceptions
+            raise ApiError(f"TLS error talking to {self.resolved.server}: {err.reason}") from err
+        except Exception as err:
+            if _is_transport(err):
+                raise transport_error(err, url, timeout) from err
+            raise
+        finally:
+            self._record(method, url, status, started)
+        raw = response.response
+        if status >= 400:
+            error = api_error(
+                status, str(response.reason or ""), raw.data, target, self.resolved.server
+            )
+            if status == 404:
+                error = self._explain_not_found(error, target)
+            raise error
+        return raw
+
+    def _record(self, method: str, url: str, status: int | None, started: float) -> None:
+        millis = (time.perf_counter() - started) * 1000
+        self.requests.append(RequestRecord(method, url, status, millis))
+        if self.log:
+            shown = "-" if status is None else str(status)
+            self.log(f"{method} {url} {shown} in {millis:.0f} ms")
+
+    def _json(self, method: str, path: str, target: Target, **kwargs: Any) -> Any:
+        raw = self._open(method, path, target, **kwargs)
+        try:
+            return json.loads(raw.data or b"null")
+        except ValueError as err:
+            raise ApiError(
+                f"the API server sent a body that is not JSON for {method} {path}"
+            ) from err
+
+    def _explain_not_found(self, error: DgdError, target: Target) -> DgdError:
+        """404: say whether the object is missing or the whole CRD is (one discovery call, once)."""
+        if target.resource != CRD_NAME:
+            return error
+        if self._crd_installed is None:
+            self._crd_installed = self._discover_crd()
+        what = target.describe()
+        if not self._crd_installed:
+            return NotFoundError(f"{what} not found: {CRD_MISSING}")
+        return NotFoundError(
+            f"{what} not found (the {KIND} CRD is installed; check the name and -n)"
+        )
+
+    def _discover_crd(self) -> bool:
+        try:
+            doc = self._json("GET", f"/apis/{GROUP}/{VERSION}", Target("get", "/discovery"))
+        except NotFoundError:
+            return False
+        resources = doc.get("resources", []) if isinstance(doc, dict) else []
+        return any(isinstance(r, dict) and r.get("name") == PLURAL for r in resources)
+
+    # ---- DynamoGraphDeployments ------------------------------------------------------------
+
+    @staticmethod
+    def _collection(namespace: str | None) -> str:
+        if namespace is None:
+            return f"/apis/{GROUP}/{VERSION}/{PLURAL}"
+        return f"/apis/{GROUP}/{VERSION}/namespaces/{namespace}/{PLURAL}"
+
+    def get_graph(self, name: str, namespace: str | None = None) -> dict[str, Any]:
+        ns = namespace or self.namespace
+        obj = self._json(
+            "GET", f"{self._collection(ns)}/{name}", Target("get", name=name, namespace=ns)
+        )
+        return dict(obj)
+
+    def list_graphs(self, namespace: str | None, selector: str | None = None) -> dict[str, Any]:
+        """One LIST (``namespace`` None = all namespaces); returns the List object."""
+        query = {"labelSelector": selector} if selector else None
+        target = Target("list", namespace=namespace or "")
+        return dict(self._json("GET", self._collection(namespace), target, query=query))
+
+    def watch_graphs(
+        self,
+        namespace: str,
+        name: str,
+        resource_version: str,
+        timeout: float | None = None,
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """A watch stream of one graph from ``resource_version``: (type, object) per event.
+
+        The stream ends when the server closes it (``timeoutSeconds``); the caller re-watches.
+        """
+        query = {
+            "watch": "true",
+            "fieldSelector": f"metadata.name={name}",
+            "resourceVersion": resource_version,
+            "allowWatchBookmarks": "true",
+        }
+        read_timeout = None
+        if timeout is not None:
+            query["timeoutSeconds"] = str(max(1, int(timeout + 0.999)))
+            read_timeout = timeout + 5  # the server ends the stream first; this catches a hang
+        target = Target("watch", name=name, namespace=namespace)
+        raw = self._open(
+            "GET", self._collection(namespace), target, query=query, timeout=read_timeout
+        )
+        try:
+            for line in _lines(raw):
+                event = json.loads(line)
+                obj = event.get("object") or {}
+                if event.get("type") == "ERROR":
+                    code = int(obj.get("code") or 500)
+                    body = json.dumps(obj).encode()
+                    raise api_error(
+                        code, str(obj.get("reason", "")), body, target, self.resolved.server
+                    )
+                if (obj.get("metadata") or {}).get("name", name) == name:
+                    yield str(event.get("type")), obj
+        except Exception as err:
+            if _is_transport(err):
+                raise transport_error(err, self.resolved.server, read_timeout) from err
+            raise
+        finally:
+            raw.release_conn()
+
+    def patch_restart(
+        self, name: str, namespace: str, restart: dict[str, Any], resource_version: str
+    ) -> dict[str, Any]:
+        """Merge-patch only ``spec.restart``, failing with 409 if the object changed since read."""
+        patch = {"metadata": {"resourceVersion": resource_version}, "spec": {"restart": restart}}
+        target = Target("patch", name=name, namespace=namespace)
+        path = f"{self._collection(namespace)}/{name}"
+        return dict(self._json("PATCH", path, target, body=patch, content_type=MERGE_PATCH))
+
+    def dry_run_apply(self, obj: dict[str, Any], namespace: str, exists: bool) -> dict[str, Any]:
+        """Submit ``obj`` with ``dryRun=All`` (update if it exists, else create): the real admission."""
+        name = str((obj.get("metadata") or {}).get("name", ""))
+        query = {"dryRun": "All", "fieldManager": "kubectl-dgd"}
+        if exists:
+            target = Target("update", name=name, namespace=namespace)
+            path = f"{self._collection(namespace)}/{name}"
+            return dict(self._json("PUT", path, target, body=obj, query=query))
+        target = Target("create", name=name, namespace=namespace)
+        return dict(self._json("POST", self._collection(namespace), target, body=obj, query=query))
+
+    # ---- other objects -------------------------------------------------------------------------
+
+    def get_crd(self) -> dict[str, Any] | None:
+        """The installed DGD CRD, or None when it is missing."""
+        path = f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{CRD_NAME}"
+        target = Target("get", "customresourcedefinitions.apiextensions.k8s.io", CRD_NAME)
+        try:
+            return dict(self._json("GET", path, target))
+        except NotFoundError:
+            return None
+
+    def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]:
+        """The Events about one graph, oldest first."""
+        query = {"fieldSelector": f"involvedObject.kind={KIND},involvedObject.name={name}"}
+        target = Target("list", "events", namespace=namespace)
+        data = self._json("GET", f"/api/v1/namespaces/{namespace}/events", target, query=query)
+        items = [
+            e
+            for e in (data or {}).get("items", [])
+            if (e.get("involvedObject") or {}).get("name") == name
+            and (e.get("involvedObject") or {}).get("kind") == KIND
+        ]
+        return sorted(items, key=_event_time)
+
+
+def _event_time(event: dict[str, Any]) -> str:
+    return str(
+        event.get("lastTimestamp")
+        or event.get("eventTime")
+        or (event.get("metadata") or {}).get("creationTimestamp")
+        or ""
+    )
+
+
+def _lines(raw: Any) -> Iterator[bytes]:
+    """Lines of a streaming response as they arrive (read1 does not wait for a full buffer)."""
+    pending = b""
+    while True:
+        chunk = raw.read1(65536)
+        if not chunk:
+            break
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            if line.strip():
+                yield line
+    if pending.strip():
+        yield pending
+
+
+def _is_transport(err: BaseException) -> bool:
+    import urllib3
+
+    return isinstance(err, urllib3.exceptions.HTTPError | OSError)
+
+
+def connect(
+    resolved: ResolvedConfig, timeout: float | None, log: Callable[[str], None] | None = None
+) -> Cluster:
+    return Cluster(resolved, timeout, log)

@@ -1,0 +1,212 @@
+"""Find the cluster, user and namespace exactly as kubectl does (clientcmd's loading rules).
+
+- ``--kubeconfig``: that file only (it must exist);
+- else ``KUBECONFIG``: a list of files (``os.pathsep``), missing ones skipped, merged with the first
+  file to define a cluster, user, context or ``current-context`` winning;
+- else ``~/.kube/config``;
+- with no kubeconfig at all and ``KUBERNETES_SERVICE_HOST`` set: the pod's service account.
+
+Context: ``--context``, else the merged ``current-context``. Namespace: ``-n``, else the
+context's namespace, else ``default``. File paths in a kubeconfig are relative to the file that
+holds them, so they are made absolute while merging (the Python client resolves them against one
+base directory only).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kubectl_dgd.errors import InputError
+
+SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+_NAMED_SECTIONS = ("clusters", "users", "contexts")
+# Keys holding file paths, per section entry (clientcmd's ResolvePaths).
+_PATH_KEYS = {
+    "cluster": ("certificate-authority",),
+    "user": ("client-certificate", "client-key", "tokenFile"),
+}
+
+
+@dataclass(frozen=True)
+class ConnectionSettings:
+    """What the user asked for on the command line."""
+
+    kubeconfig: str | None = None
+    context: str | None = None
+    namespace: str | None = None
+    request_timeout: float | None = None
+    verbose: bool = False
+
+
+@dataclass
+class ResolvedConfig:
+    """The merged kubeconfig and the choices made from it."""
+
+    config: dict[str, Any] = field(default_factory=dict)
+    context: str = ""
+    namespace: str = "default"
+    in_cluster: bool = False
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def server(self) -> str:
+        if self.in_cluster:
+            return "in-cluster"
+        ctx = named(self.config, "contexts", self.context) or {}
+        cluster = named(self.config, "clusters", str(ctx.get("cluster", ""))) or {}
+        return str(cluster.get("server", ""))
+
+
+def parse_timeout(value: str | None) -> float | None:
+    """kubectl's --request-timeout: ``0`` = none, a bare number = seconds, else a Go duration."""
+    if value is None or value.strip() in ("", "0"):
+        return None
+    text = value.strip()
+    if re.fullmatch(r"\d+(\.\d+)?", text):
+        return float(text)
+    units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)", text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        raise InputError(
+            f"invalid duration {value!r}: use a number of seconds or a duration such as 30s, 2m, 1h"
+        )
+    seconds = sum(float(n) * units[u] for n, u in parts)
+    return seconds or None
+
+
+def config_files(settings: ConnectionSettings, environ: Mapping[str, str], home: str) -> list[str]:
+    """The kubeconfig files to merge, in precedence order (existing ones only)."""
+    if settings.kubeconfig:
+        if not os.path.isfile(settings.kubeconfig):
+            raise InputError(f"kubeconfig file {settings.kubeconfig!r} does not exist")
+        return [settings.kubeconfig]
+    listed = environ.get("KUBECONFIG", "")
+    if listed:
+        files: list[str] = []
+        for item in listed.split(os.pathsep):
+            if item and os.path.isfile(item) and item not in files:
+                files.append(item)
+        return files
+    default = os.path.join(home, ".kube", "config")
+    return [default] if os.path.isfile(default) else []
+
+
+def merge(documents: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """Merge kubeconfigs, first definition wins (clientcmd), with file paths made absolute."""
+    merged: dict[str, Any] = {name: [] for name in _NAMED_SECTIONS}
+    seen: dict[str, set[str]] = {name: set() for name in _NAMED_SECTIONS}
+    for path, doc in documents:
+        base = os.path.dirname(os.path.abspath(path))
+        if not merged.get("current-context") and doc.get("current-context"):
+            merged["current-context"] = doc["current-context"]
+        for section in _NAMED_SECTIONS:
+            for entry in doc.get(section) or []:
+                if not isinstance(entry, dict) or "name" not in entry:
+                    continue
+                name = str(entry["name"])
+                if name in seen[section]:
+                    continue
+                seen[section].add(name)
+                merged[section].append(_absolute_paths(entry, base))
+    return merged
+
+
+def _absolute_paths(entry: dict[str, Any], base: str) -> dict[str, Any]:
+    out = dict(entry)
+    for inner, keys in _PATH_KEYS.items():
+        body = entry.get(inner)
+        if not isinstance(body, dict):
+            continue
+        body = dict(body)
+        for key in keys:
+            value = body.get(key)
+            if isinstance(value, str) and value and not os.path.isabs(value):
+                body[key] = os.path.join(base, value)
+        out[inner] = body
+    return out
+
+
+def named(config: dict[str, Any], section: str, name: str) -> dict[str, Any] | None:
+    """The body of the entry ``name`` in ``clusters``/``users``/``contexts``, or None."""
+    for item in config.get(section) or []:
+        if isinstance(item, dict) and item.get("name") == name:
+            body = item.get(section[:-1])
+            return body if isinstance(body, dict) else {}
+    return None
+
+
+def _read(path: str) -> dict[str, Any]:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = YAML(typ="safe", pure=False).load(fh)
+    except (OSError, YAMLError) as err:
+        raise InputError(f"cannot read kubeconfig: {err}", path) from err
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError("kubeconfig is not a mapping", path)
+    return data
+
+
+def resolve(
+    settings: ConnectionSettings, environ: Mapping[str, str] | None = None, home: str | None = None
+) -> ResolvedConfig:
+    """Pick kubeconfig files, context and namespace as kubectl would."""
+    environ = os.environ if environ is None else environ
+    home = home if home is not None else str(Path.home())
+    files = config_files(settings, environ, home)
+    if not files and environ.get("KUBERNETES_SERVICE_HOST"):
+        return ResolvedConfig(in_cluster=True, namespace=settings.namespace or _pod_namespace())
+    if not files:
+        raise InputError(
+            "no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"
+        )
+    config = merge([(path, _read(path)) for path in files])
+    context = settings.context or str(config.get("current-context") or "")
+    if not context:
+        raise InputError("no current context in the kubeconfig: pass --context")
+    ctx = named(config, "contexts", context)
+    if ctx is None:
+        raise InputError(f'context "{context}" does not exist in the kubeconfig')
+    if named(config, "clusters", str(ctx.get("cluster", ""))) is None:
+        raise InputError(f'context "{context}" refers to cluster "{ctx.get("cluster")}", not found')
+    namespace = settings.namespace or str(ctx.get("namespace") or "") or "default"
+    return ResolvedConfig(config, context, namespace, False, files)
+
+
+def _pod_namespace() -> str:
+    try:
+        with open(os.path.join(SERVICE_ACCOUNT_DIR, "namespace"), encoding="utf-8") as fh:
+            return fh.read().strip() or "default"
+    except OSError:
+        return "default"
+
+
+def client_configuration(resolved: ResolvedConfig) -> Any:
+    """A ``kubernetes.client.Configuration`` for the resolved context (imports kubernetes)."""
+    from kubernetes import client, config
+    from kubernetes.config.config_exception import ConfigException
+
+    kube: Any = config  # the package has no type hints
+    configuration = client.Configuration()
+    try:
+        if resolved.in_cluster:
+            kube.load_incluster_config(client_configuration=configuration)
+        else:
+            loader = kube.kube_config.KubeConfigLoader(
+                config_dict=resolved.config, active_context=resolved.context, config_base_path=None
+            )
+            loader.load_and_set(configuration)
+    except ConfigException as err:
+        raise InputError(f"kubeconfig: {err}") from err
+    # Fail fast: kubectl does not retry a refused connection either.
+    configuration.retries = 0
+    return configuration

@@ -1,0 +1,24 @@
+"""``status`` without a name (``list``): one LIST, one row per graph."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from kubectl_dgd.core.listing import GraphRow, graph_row
+from kubectl_dgd.usecases.ports import GraphCluster
+
+
+def _key(item: dict[str, Any]) -> tuple[str, str]:
+    meta = item.get("metadata") or {}
+    return str(meta.get("namespace") or ""), str(meta.get("name") or "")
+
+
+def list_rows(
+    cluster: GraphCluster, namespace: str | None, selector: str | None, now: datetime
+) -> tuple[list[GraphRow], list[dict[str, Any]]]:
+    """Rows sorted by namespace and name, and the raw items (for -o json/yaml)."""
+    listing = cluster.list_graphs(namespace, selector)
+    items = [i for i in listing.get("items") or [] if isinstance(i, dict)]
+    items.sort(key=_key)
+    return [graph_row(i, now) for i in items], items

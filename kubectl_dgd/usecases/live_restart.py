@@ -1,0 +1,210 @@
+"""``restart NAME``: plan from the live graph, patch only ``spec.restart``, optionally follow it.
+
+The patch carries the resourceVersion we read, so a concurrent write makes it fail with 409
+instead of silently winning. We then re-read and retry a bounded number of times; because the
+patch names only ``spec.restart``, another writer's change to any other field survives. If the
+other writer changed ``spec.restart`` itself we stop rather than overwrite their request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from kubectl_dgd.core.restart import (
+    RestartPlan,
+    RestartRefused,
+    RestartRequest,
+    current_restart,
+    default_order,
+    plan_restart,
+)
+from kubectl_dgd.errors import ConflictError, RefusedError
+from kubectl_dgd.usecases.ports import Clock, GraphCluster
+from kubectl_dgd.usecases.watching import TimedOut, follow
+
+MAX_ATTEMPTS = 5
+ROLLING = ("Pending", "InProgress")
+ARGOCD_TRACKING_ANNOTATION = "argocd.argoproj.io/tracking-id"
+ARGOCD_INSTANCE_LABEL = "app.kubernetes.io/instance"
+
+
+@dataclass
+class LiveRestart:
+    name: str
+    namespace: str
+    plan: RestartPlan
+    graph: dict[str, Any]
+    attempts: int = 0
+    argocd: str | None = None  # why we think Argo CD manages it
+
+
+def merge_patch(old: Any, new: Any) -> Any:
+    """The JSON merge patch (RFC 7386) turning ``old`` into ``new``: removed keys become null."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return new
+    patch: dict[str, Any] = {}
+    for key in old.keys() - new.keys():
+        patch[key] = None
+    for key, value in new.items():
+        if key not in old:
+            patch[key] = value
+        elif old[key] != value:
+            patch[key] = merge_patch(old[key], value)
+    return patch
+
+
+def argocd_marker(graph: dict[str, Any]) -> str | None:
+    meta = graph.get("metadata") or {}
+    if ARGOCD_TRACKING_ANNOTATION in (meta.get("annotations") or {}):
+        return f"annotation {ARGOCD_TRACKING_ANNOTATION}"
+    if ARGOCD_INSTANCE_LABEL in (meta.get("labels") or {}):
+        return f"label {ARGOCD_INSTANCE_LABEL}"
+    return None
+
+
+def _plan(graph: dict[str, Any], request: RestartRequest, now: datetime) -> RestartPlan:
+    try:
+        plan = plan_restart(graph, request, now)
+    except RestartRefused as err:
+        raise RefusedError("restart refused: " + "; ".join(err.reasons)) from err
+    phase = ((graph.get("status") or {}).get("rollingUpdate") or {}).get("phase")
+    if phase in ROLLING:
+        raise RefusedError(
+            f'restart refused: spec.restart.id: Invalid value: "{plan.new_id}": cannot be changed '
+            f"while a rolling update is InProgress (status.rollingUpdate.phase is {phase}; "
+            "the rolling update replaces the worker pods anyway)"
+        )
+    return plan
+
+
+def request_restart(
+    cluster: GraphCluster,
+    name: str,
+    namespace: str,
+    request: RestartRequest,
+    now: datetime,
+    dry_run: bool = False,
+) -> LiveRestart:
+    graph = cluster.get_graph(name, namespace)
+    plan = _plan(graph, request, now)
+    result = LiveRestart(name, namespace, plan, graph, argocd=argocd_marker(graph))
+    if dry_run:
+        return result
+    # Later attempts must write the same id we announced.
+    pinned = RestartRequest(request.parallel, request.order, plan.new_id)
+    read_id = plan.old_id
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        result.attempts = attempt
+        version = str((graph.get("metadata") or {}).get("resourceVersion") or "")
+        patch = merge_patch(current_restart(graph), plan.restart)
+        try:
+            result.graph = cluster.patch_restart(name, namespace, patch, version)
+            result.plan = plan
+            return result
+        except ConflictError:
+            if attempt == MAX_ATTEMPTS:
+                raise
+        graph = cluster.get_graph(name, namespace)
+        now_id = current_restart(graph).get("id")
+        if now_id != read_id:
+            raise ConflictError(
+                f"another writer set spec.restart.id to {now_id!r} since we read the graph; "
+                "not overwriting their restart request"
+            )
+        plan = _plan(graph, pinned, now)
+    raise AssertionError("unreachable")
+
+
+@dataclass
+class Progress:
+    phase: str
+    done: list[str] = field(default_factory=list)
+    in_progress: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+
+    def line(self, restart_id: str) -> str:
+        parts = [f"restart {restart_id}: {self.phase or 'waiting for the operator'}"]
+        for label, names in (
+            ("done", self.done),
+            ("in progress", self.in_progress),
+            ("next", self.pending),
+        ):
+            if names:
+                parts.append(f"{label}: {', '.join(names)}")
+        return "; ".join(parts)
+
+
+def progress_of(graph: dict[str, Any], plan: RestartPlan) -> Progress:
+    """Where a restart stands: done / in progress / next, in the controller's order (§4)."""
+    status = (graph.get("status") or {}).get("restart") or {}
+    if status.get("observedID") != plan.new_id:
+        return Progress("", pending=_order(plan))
+    phase = str(status.get("phase") or "")
+    in_progress = [str(n) for n in status.get("inProgress") or []]
+    order = _order(plan)
+    if phase == "Completed":
+        return Progress(phase, done=order)
+    if plan.strategy == "Parallel" or not in_progress:
+        return Progress(phase, in_progress=in_progress)
+    first = min((order.index(n) for n in in_progress if n in order), default=0)
+    done = order[:first]
+    pending = [n for n in order[first:] if n not in in_progress]
+    return Progress(phase, done, in_progress, pending)
+
+
+def _order(plan: RestartPlan) -> list[str]:
+    if plan.strategy == "Parallel":
+        return sorted(plan.names)
+    return list(plan.order) or default_order(list(plan.names))
+
+
+@dataclass(frozen=True)
+class WaitOutcome:
+    ok: bool
+    message: str
+
+
+def wait_for_restart(
+    cluster: GraphCluster,
+    started: LiveRestart,
+    clock: Clock,
+    timeout: float | None,
+    report: Callable[[str], None],
+) -> WaitOutcome:
+    """Follow status.restart until our id is Completed, Superseded or Failed, or time runs out."""
+    plan = started.plan
+    shown = ""
+
+    def check(graph: dict[str, Any]) -> WaitOutcome | None:
+        nonlocal shown
+        progress = progress_of(graph, plan)
+        line = progress.line(plan.new_id)
+        if line != shown:
+            report(line)
+            shown = line
+        if progress.phase == "Completed":
+            return WaitOutcome(True, f"restart {plan.new_id} completed")
+        if progress.phase == "Superseded":
+            return WaitOutcome(
+                False,
+                f"restart {plan.new_id} was superseded by a rolling update: the operator does not "
+                "restart while workers are being replaced (the rolling update recreates them)",
+            )
+        if progress.phase == "Failed":
+            return WaitOutcome(False, f"restart {plan.new_id} failed (status.restart.phase Failed)")
+        return None
+
+    outcome = check(started.graph)
+    if outcome:
+        return outcome
+    try:
+        for graph in follow(cluster, started.graph, clock, timeout):
+            outcome = check(graph)
+            if outcome:
+                return outcome
+    except TimedOut:
+        pass
+    return WaitOutcome(False, f"timed out waiting for restart {plan.new_id} to complete")

@@ -1,0 +1,36 @@
+"""What the live use cases need from a cluster; ``adapters.cluster.Cluster`` provides it.
+
+Tests and other front ends may pass anything with these methods. Objects are plain dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+# Monotonic seconds, for deadlines (time.monotonic in production, a fake in tests).
+Clock = Callable[[], float]
+
+
+class GraphCluster(Protocol):
+    namespace: str
+
+    def get_graph(self, name: str, namespace: str | None = None) -> dict[str, Any]: ...
+
+    def list_graphs(self, namespace: str | None, selector: str | None = None) -> dict[str, Any]: ...
+
+    def watch_graphs(
+        self, namespace: str, name: str, resource_version: str, timeout: float | None = None
+    ) -> Iterator[tuple[str, dict[str, Any]]]: ...
+
+    def patch_restart(
+        self, name: str, namespace: str, restart: dict[str, Any], resource_version: str
+    ) -> dict[str, Any]: ...
+
+    def dry_run_apply(
+        self, obj: dict[str, Any], namespace: str, exists: bool
+    ) -> dict[str, Any]: ...
+
+    def get_crd(self) -> dict[str, Any] | None: ...
+
+    def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]: ...
