@@ -278,7 +278,7 @@ class _Builder:
                 key = _scalar(key_node, self.source)
                 if key in result:
                     raise InputError(
-                        f"duplicate key {key!r}", self.source, key_node.start_mark.line + 1
+                        f"duplicate key {_short(key)}", self.source, key_node.start_mark.line + 1
                     )
                 key_path = child(path, str(key))
                 self.lines[key_path] = key_node.start_mark.line + 1
@@ -341,7 +341,7 @@ def _scalar(node: Any, source: str) -> Any:
             return float(low)
     except ValueError:
         raise InputError(
-            f"bad {tag.rsplit(':', 1)[-1]} value {value!r}", source, node.start_mark.line + 1
+            f"bad {tag.rsplit(':', 1)[-1]} value {_short(value)}", source, node.start_mark.line + 1
         ) from None
     # Timestamps, binary and custom tags: keep the text as Kubernetes' JSON conversion does.
     return value
