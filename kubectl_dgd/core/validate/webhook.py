@@ -1,4 +1,8 @@
-"""Layer "webhook": the validating webhook's rules that apply on create and on every update (§2.1)."""
+"""Layer "webhook": the validating webhook's rules that apply on create and on every update (§2.1).
+
+Findings carry the operator's index-based field path and ``<Type>: <detail>`` message; rules that
+need cluster state come back as ``info`` findings saying they were not checked offline.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,66 @@ from typing import Any
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.validate import (
+    provider_override,
+    webhook_components,
+    webhook_lpx,
+    webhook_metadata,
+    webhook_restart,
+    webhook_topology,
+)
+from kubectl_dgd.core.validate.fielderr import forbidden, required
+from kubectl_dgd.core.validate.graphview import (
+    as_list,
+    component_path,
+    components,
+    dig,
+    pathway,
+    spec,
+)
 
 
-def check_create(obj: dict[str, Any], profile: Profile, old: dict[str, Any] | None = None) -> list[Finding]:
-    return []
+def check_create(
+    obj: dict[str, Any], profile: Profile, old: dict[str, Any] | None = None
+) -> list[Finding]:
+    """Rules of §2.1 for ``obj`` (defaulted). ``old`` (the stored object) enables update ratcheting."""
+    if not isinstance(obj, dict):
+        return []
+    way = pathway(obj, profile, creating=old is None)
+    found = webhook_metadata.check(obj)
+    root = spec(obj)
+    if not as_list(root.get("components")):
+        found.append(
+            required("spec.components", "must have at least one component", "components-required")
+        )
+    if root.get("priorityClassName") and not way.grove:
+        found.append(forbidden("spec.priorityClassName", way.reason, "priority-class-grove-only"))
+    found += provider_override.check(obj, way, old)
+    found += provider_override.check_topology_combination(obj)
+    found += webhook_topology.check_topology(obj, way)
+    found += webhook_topology.check_kv_transfer_policy(obj, way, webhook_lpx.has_lpx(obj))
+    found += webhook_lpx.check(obj, way, profile.lpx, old)
+    found += _components(obj, profile, way, old)
+    if root.get("restart") is not None:
+        found += webhook_restart.check(obj)
+    return found
+
+
+def _components(
+    obj: dict[str, Any], profile: Profile, way: Any, old: dict[str, Any] | None
+) -> list[Finding]:
+    old_by_name = {str(c.get("name")): c for _, c in components(old)} if old is not None else {}
+    everything = [c for _, c in components(obj)]
+    backend = spec(obj).get("backendFramework")
+    found: list[Finding] = []
+    for i, component in components(obj):
+        ctx = webhook_components.ComponentContext(
+            way=way,
+            dgd_name=str(dig(obj, "metadata", "name") or ""),
+            all_components=everything,
+            backend=backend if isinstance(backend, str) and backend else None,
+            checkpoint_gate=profile.checkpoint,
+            old=old_by_name.get(str(component.get("name"))),
+        )
+        found += webhook_components.check(component, component_path(i), ctx)
+    return found

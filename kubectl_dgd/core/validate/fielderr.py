@@ -1,0 +1,69 @@
+"""Findings shaped like Kubernetes ``field.Error`` values, as the validating webhook returns them.
+
+The API server prints ``<path>: <Type>: <detail>``; we keep the path separate and the message as
+``<Type>: <detail>``, formatting bad values the way Go does (strings quoted, numbers and booleans
+bare, nil as ``null``, objects and lists as compact JSON).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from kubectl_dgd.core.findings import Finding, Severity
+
+
+def go_quote(value: str) -> str:
+    """Go's ``%q`` for ordinary text (JSON string escaping is the same for what we print)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def go_value(value: Any) -> str:
+    """A bad value as ``field.Error`` prints it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _finding(path: str, message: str, code: str, severity: Severity = "error") -> Finding:
+    return Finding(severity, "webhook", path, message, code)
+
+
+def required(path: str, detail: str, code: str) -> Finding:
+    return _finding(path, f"Required value: {detail}", code)
+
+
+def forbidden(path: str, detail: str, code: str) -> Finding:
+    return _finding(path, f"Forbidden: {detail}", code)
+
+
+def invalid(path: str, value: Any, detail: str, code: str) -> Finding:
+    return _finding(path, f"Invalid value: {go_value(value)}: {detail}", code)
+
+
+def unsupported(path: str, value: Any, supported: Iterable[str], code: str) -> Finding:
+    values = ", ".join(go_quote(s) for s in supported)
+    return _finding(path, f"Unsupported value: {go_value(value)}: supported values: {values}", code)
+
+
+def duplicate(path: str, value: Any, code: str) -> Finding:
+    return _finding(path, f"Duplicate value: {go_value(value)}", code)
+
+
+def warning(path: str, message: str, code: str) -> Finding:
+    """An admission warning (returned beside an allowed or denied response)."""
+    return _finding(path, message, code, "warning")
+
+
+def not_checked(path: str, message: str, code: str) -> Finding:
+    """A rule that needs cluster state; offline we can only say so."""
+    return _finding(path, message, code, "info")

@@ -1,0 +1,98 @@
+"""Webhook rules on ``metadata.annotations`` (fact sheet §2.1)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.paths import child
+from kubectl_dgd.core.validate.fielderr import invalid, unsupported
+from kubectl_dgd.core.validate.graphview import (
+    annotations_of,
+    components,
+    effective_mode,
+    experimental,
+)
+
+ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
+VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
+GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
+DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
+WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
+
+# The operator parses the origin version with a lenient semver parser (``1.2`` and ``v1`` pass).
+_LOOSE_SEMVER = re.compile(
+    r"^v?[0-9]+(\.[0-9]+)?(\.[0-9]+)?"
+    r"(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$"
+)
+
+
+def _path(key: str) -> str:
+    return child("metadata.annotations", key)
+
+
+def check(obj: dict[str, Any]) -> list[Finding]:
+    notes = annotations_of(obj)
+    found: list[Finding] = []
+    if ORIGIN_VERSION in notes and not _LOOSE_SEMVER.match(str(notes[ORIGIN_VERSION])):
+        found.append(
+            invalid(
+                _path(ORIGIN_VERSION),
+                notes[ORIGIN_VERSION],
+                "must be valid semver",
+                "origin-version-semver",
+            )
+        )
+    if VLLM_BACKEND in notes and str(notes[VLLM_BACKEND]).lower() not in ("mp", "ray"):
+        found.append(
+            invalid(
+                _path(VLLM_BACKEND),
+                notes[VLLM_BACKEND],
+                'must be "mp" or "ray"',
+                "vllm-backend-annotation",
+            )
+        )
+    if GROVE_UPDATE_STRATEGY in notes and notes[GROVE_UPDATE_STRATEGY] not in (
+        "RollingRecreate",
+        "OnDelete",
+    ):
+        found.append(
+            unsupported(
+                _path(GROVE_UPDATE_STRATEGY),
+                notes[GROVE_UPDATE_STRATEGY],
+                ("RollingRecreate", "OnDelete"),
+                "grove-update-strategy",
+            )
+        )
+    if DISCOVERY_MODE in notes and notes[DISCOVERY_MODE] not in ("pod", "container"):
+        found.append(
+            unsupported(
+                _path(DISCOVERY_MODE), notes[DISCOVERY_MODE], ("pod", "container"), "discovery-mode"
+            )
+        )
+    if WORKLOAD_PROVIDER in notes and notes[WORKLOAD_PROVIDER] not in ("component", "grove"):
+        found.append(
+            unsupported(
+                _path(WORKLOAD_PROVIDER),
+                notes[WORKLOAD_PROVIDER],
+                ("component", "grove"),
+                "workload-provider",
+            )
+        )
+    if _has_intra_pod_failover(obj) and notes.get(DISCOVERY_MODE) != "container":
+        found.append(
+            invalid(
+                _path(DISCOVERY_MODE),
+                str(notes.get(DISCOVERY_MODE, "")),
+                'must be "container" when intra-pod failover is configured',
+                "failover-discovery-mode",
+            )
+        )
+    return found
+
+
+def _has_intra_pod_failover(obj: dict[str, Any]) -> bool:
+    return any(
+        effective_mode(experimental(c, "failover")) == "IntraPod" for _, c in components(obj)
+    )
