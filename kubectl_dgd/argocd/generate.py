@@ -1,0 +1,234 @@
+"""``generate``: the application's manifests in, one validated YAML stream out.
+
+Fail closed: any error leaves stdout empty and exits non-zero, because Argo CD treats empty
+output with exit 0 as "the application has no resources" and prunes them all. Messages name the
+file, line and field path; they never quote the contents of a file that holds a Secret.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kubectl_dgd.adapters.yamlload import Document, load_file
+from kubectl_dgd.argocd.params import Settings, api_versions, read_settings
+from kubectl_dgd.argocd.source import AppSource, list_manifests, locate
+from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.errors import InputError
+from kubectl_dgd.model.dgd import is_dgd
+
+MAX_ERRORS_SHOWN = 50
+MAX_WARNINGS_SHOWN = 20
+DGD_API = "nvidia.com/v1beta1/DynamoGraphDeployment"
+_SECRET_KIND = re.compile(rb"^\s*[\"']?kind[\"']?\s*:\s*[\"']?Secret[\"']?\s*,?\s*$", re.MULTILINE)
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+@dataclass
+class Entry:
+    """One object of the application, where it came from, and what we emit for it."""
+
+    obj: dict[str, Any]
+    source: str
+    line: int
+    graph: bool = False
+
+
+@dataclass
+class Outcome:
+    stdout: str = ""
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def finding_text(source: str, finding: Finding) -> str:
+    """``FILE:LINE: PATH: MESSAGE``; Argo CD shows these lines verbatim in the UI."""
+    where = f"{source}:{finding.line}" if finding.line is not None else source
+    path = f" {finding.path}:" if finding.path else ""
+    return f"{where}:{path} {finding.message}"
+
+
+def _input_error_text(err: InputError, shown: str, secret: bool) -> str:
+    text = str(err)
+    where = err.source if err.line is None else f"{err.source}:{err.line}"
+    message = text[len(where) + 2 :] if where and text.startswith(where + ": ") else text
+    if secret:  # parser messages may quote a scalar; in a Secret that could be its data
+        message = _QUOTED.sub("'…'", message)
+    location = shown if err.line is None else f"{shown}:{err.line}"
+    return f"{location}: {message}"
+
+
+def _objects(doc: Document) -> tuple[list[tuple[dict[str, Any], int]], bool]:
+    """The Kubernetes objects of a document (``List`` kinds unpacked), and whether it had others."""
+    from kubectl_dgd.usecases.validate import unpack
+
+    objects, stray = [], False
+    for obj, _prefix, line in unpack(doc):
+        if isinstance(obj.get("apiVersion"), str) and isinstance(obj.get("kind"), str):
+            objects.append((obj, line))
+        else:
+            stray = True
+    if doc.data is not None and not unpack(doc):
+        stray = True
+    return objects, stray
+
+
+def _identity(obj: Mapping[str, Any], namespace: str) -> tuple[str, str, str, str]:
+    group = str(obj["apiVersion"]).rpartition("/")[0]
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = str(meta.get("name") or meta.get("generateName") or "")
+    return group, str(obj["kind"]), str(meta.get("namespace") or namespace), name
+
+
+def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
+    """Everything ``generate`` does except printing; raises UsageError for bad parameters."""
+    from kubectl_dgd.adapters.crdfile import bundled_schemas
+    from kubectl_dgd.usecases.validate import validate_documents
+
+    settings = read_settings(env)
+    outcome = Outcome(warnings=list(settings.warnings))
+    served = api_versions(env)
+    profile = settings.profile(served)
+    source = locate(app_dir, env)
+    listing = list_manifests(source)
+    outcome.errors.extend(f"{e}" for e in listing.errors)
+    schemas = bundled_schemas()
+    error_findings: list[tuple[str, Finding]] = []
+    warning_findings: list[tuple[str, Finding]] = []
+    for path in listing.files:
+        shown = source.display(path)
+        try:
+            docs = load_file(str(path))
+        except InputError as err:
+            outcome.errors.append(_input_error_text(err, shown, _looks_secret(path)))
+            continue
+        per_doc = [_objects(doc) for doc in docs]
+        if not any(objs for objs, _ in per_doc):
+            if any(stray for _, stray in per_doc):
+                outcome.warnings.append(f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)")
+            continue
+        for doc, (objs, stray) in zip(docs, per_doc, strict=True):
+            if stray:
+                outcome.errors.append(f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)")
+            outcome.entries.extend(Entry(obj, shown, line, graph=is_dgd(obj)) for obj, line in objs)
+        report = validate_documents(docs, schemas, profile)
+        for item in report.items:
+            for finding in sorted(item.findings, key=lambda f: (f.line or 0, f.path)):
+                if finding.severity == "error":
+                    error_findings.append((shown, finding))
+                elif finding.severity == "warning":
+                    warning_findings.append((shown, finding))
+    outcome.errors.extend(finding_text(s, f) for s, f in error_findings)
+    outcome.warnings.extend(f"{finding_text(s, f)} (warning)" for s, f in warning_findings)
+    if not listing.files and not listing.errors:
+        outcome.errors.append(
+            f"no manifests (*.yaml, *.yml, *.json) below {_app_label(source, env)}; refusing to "
+            "generate nothing, which would make Argo CD prune every resource of the application"
+        )
+    elif not outcome.entries and not outcome.errors:
+        outcome.errors.append(
+            f"no Kubernetes objects below {_app_label(source, env)}; refusing to generate nothing, "
+            "which would make Argo CD prune every resource of the application"
+        )
+    namespace = env.get("ARGOCD_APP_NAMESPACE", "")
+    _check_duplicates(outcome, namespace)
+    graphs = [e for e in outcome.entries if e.graph]
+    if served and graphs and DGD_API not in served:
+        outcome.warnings.append(
+            f"the destination cluster does not serve {DGD_API}: install the Dynamo operator "
+            "first, or the sync will fail"
+        )
+    if outcome.errors:
+        return outcome
+    if settings.restart_id:
+        _stamp_restart(outcome, graphs, settings)
+        if outcome.errors:
+            return outcome
+    documents: list[Any] = []
+    previews = settings.children == "preview"
+    for entry in outcome.entries:
+        documents.append(entry.obj)
+        if previews and entry.graph:
+            from kubectl_dgd.argocd.preview import preview_configmap
+
+            documents.append(preview_configmap(entry.obj, profile, namespace, entry.source))
+    from kubectl_dgd.output.manifest_yaml import dump_stream
+
+    outcome.stdout = dump_stream(documents)
+    return outcome
+
+
+def _app_label(source: AppSource, env: Mapping[str, str]) -> str:
+    path = env.get("ARGOCD_APP_SOURCE_PATH", "").strip()
+    return f"the application path {path!r}" if path else "the application path"
+
+
+def _looks_secret(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return bool(_SECRET_KIND.search(fh.read()))
+    except OSError:
+        return True  # when in doubt, redact
+
+
+def _check_duplicates(outcome: Outcome, namespace: str) -> None:
+    first: dict[tuple[str, str, str, str], Entry] = {}
+    for entry in outcome.entries:
+        key = _identity(entry.obj, namespace)
+        if not key[3]:
+            continue
+        if key in first:
+            seen = first[key]
+            ns = f"{key[2]}/" if key[2] else ""
+            outcome.errors.append(
+                f"{entry.source}:{entry.line}: {key[1]} {ns}{key[3]} is defined twice "
+                f"(first at {seen.source}:{seen.line})"
+            )
+        else:
+            first[key] = entry
+
+
+def _stamp_restart(outcome: Outcome, graphs: list[Entry], settings: Settings) -> None:
+    """Set ``spec.restart`` on every graph through the core's restart plan (admission's checks)."""
+    from kubectl_dgd.core.restart import (
+        LPX_PARALLEL_MESSAGE,
+        RestartRefused,
+        RestartRequest,
+        has_lpx,
+        plan_restart,
+    )
+
+    for entry in graphs:
+        strategy = settings.restart_strategy or ("Parallel" if has_lpx(entry.obj) else None)
+        request = RestartRequest(parallel=strategy == "Parallel", restart_id=settings.restart_id)
+        # The id is given, so the clock is never consulted; a fixed instant keeps output pure.
+        try:
+            plan = plan_restart(entry.obj, request, datetime(1970, 1, 1, tzinfo=UTC))
+        except RestartRefused as refused:
+            for reason in refused.reasons:
+                if reason.startswith(LPX_PARALLEL_MESSAGE):
+                    reason = f"{LPX_PARALLEL_MESSAGE} (set the parameter restart-strategy to Parallel)"
+                outcome.errors.append(f"{entry.source}:{entry.line}: spec.restart: {reason}")
+            continue
+        spec = entry.obj.setdefault("spec", {})
+        spec["restart"] = plan.restart
+    if graphs and not outcome.errors:
+        outcome.warnings.append(
+            f"restart-id {settings.restart_id!r} set on {len(graphs)} graph(s): graphs that do not "
+            "exist yet are rejected (spec.restart must be unset on create)"
+        )
+
+
+def capped(lines: list[str], limit: int, noun: str) -> list[str]:
+    if len(lines) <= limit:
+        return lines
+    return [*lines[:limit], f"... and {len(lines) - limit} more {noun}"]
