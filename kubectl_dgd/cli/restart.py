@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import sys
 from datetime import UTC, datetime
+from typing import Any
 
 import click
 
+from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 from kubectl_dgd.cli.common import handle_errors
+from kubectl_dgd.cli.options import cluster_options
 from kubectl_dgd.errors import UsageError
 
 
@@ -25,7 +28,10 @@ from kubectl_dgd.errors import UsageError
 )
 @click.option("--id", "restart_id", help="Restart id. Default: the current UTC time (RFC 3339).")
 @click.option("--dry-run", is_flag=True, help="With -f: print the unified diff and write nothing.")
+@click.option("--wait", is_flag=True, help="NAME: follow the restart until it completes.")
+@click.option("--timeout", metavar="DURATION", help="NAME with --wait: give up after (5m, 30s).")
 @handle_errors
+@cluster_options()
 def restart(
     name: str | None,
     path: str | None,
@@ -34,6 +40,9 @@ def restart(
     order: str | None,
     restart_id: str | None,
     dry_run: bool,
+    wait: bool,
+    timeout: str | None,
+    conn: ConnectionSettings,
 ) -> None:
     """Request a restart: set spec.restart.id (and the strategy) of a graph.
 
@@ -55,7 +64,7 @@ def restart(
     if path is None:
         if name is None:
             raise UsageError("give a graph NAME or -f FILE")
-        _restart_live(name)
+        _restart_live(name, conn, parallel, order, restart_id, wait, timeout, dry_run)
         return
     if name is not None:
         raise UsageError(
@@ -64,8 +73,10 @@ def restart(
     _restart_file(path, graph_name, parallel, order, restart_id, dry_run)
 
 
-def _restart_live(name: str) -> None:
-    raise UsageError("live restart needs a cluster: not implemented yet")
+def _restart_live(name: str, conn: ConnectionSettings, *args: Any) -> None:
+    from kubectl_dgd.cli.restart_live import restart_live
+
+    restart_live(name, conn, *args)
 
 
 def _restart_file(

@@ -1,0 +1,58 @@
+"""``kubectl dgd rollout status|explain NAME``."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
+from kubectl_dgd.cli.common import handle_errors
+from kubectl_dgd.cli.options import cluster_options, connect
+from kubectl_dgd.exitcodes import Exit
+
+
+@click.group()
+def rollout() -> None:
+    """Follow or explain a graph's rollout (managed rolling update, restart, readiness)."""
+
+
+@rollout.command("status")
+@click.argument("name")
+@click.option("--timeout", metavar="DURATION", help="Give up after this long (0 = never).")
+@click.option(
+    "-w",
+    "--watch",
+    type=click.BOOL,
+    default=True,
+    is_flag=False,
+    flag_value=True,
+    show_default=True,
+    help="Wait for the rollout to finish; --watch=false prints the state once.",
+)
+@handle_errors
+@cluster_options()
+def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings) -> None:
+    """Wait until the graph is Ready with no rolling update or restart in flight.
+
+    Like kubectl rollout status: one line per change, exit 0 once rolled out, 1 when the graph
+    fails or the timeout passes. The graph is followed through a watch stream.
+
+    \b
+    Examples:
+      kubectl dgd rollout status my-graph --timeout 10m
+      kubectl dgd rollout status my-graph --watch=false
+    """
+    from kubectl_dgd.usecases.rollout import rollout_status
+
+    limit = parse_timeout(timeout)
+    cluster = connect(conn)
+
+    def report(line: str) -> None:
+        click.echo(line)
+
+    outcome = rollout_status(cluster, name, cluster.namespace, time.monotonic, limit, watch, report)
+    if not outcome.ok:
+        click.echo(f"error: {outcome.message}", err=True)
+        sys.exit(int(Exit.FAILED))
