@@ -1,0 +1,36 @@
+"""kubectl-style tables: upper-case headers, columns padded and separated by three spaces."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kubectl_dgd.output.style import PLAIN, Style
+
+GAP = "   "
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    align: str = "left"  # "left" or "right"
+
+
+def render_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    style: Style = PLAIN,
+    headers: bool = True,
+) -> str:
+    """The table as text, one line per row, trailing spaces stripped; cells are printed as given."""
+    table = ([[c.header for c in columns]] if headers else []) + [list(row) for row in rows]
+    widths = [max((len(row[i]) for row in table), default=0) for i in range(len(columns))]
+    lines = []
+    for number, row in enumerate(table):
+        padded = [
+            cell.rjust(width) if column.align == "right" else cell.ljust(width)
+            for cell, width, column in zip(row, widths, columns, strict=True)
+        ]
+        line = GAP.join(padded).rstrip()
+        lines.append(style(line, "bold") if headers and number == 0 else line)
+    return "".join(line + "\n" for line in lines)

@@ -1,0 +1,64 @@
+"""status: a stored DGD (from a file, or fetched by the live command) to its rendered view."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from kubectl_dgd.adapters.yamlload import load_file
+from kubectl_dgd.core.status import StatusView, build_status_view
+from kubectl_dgd.errors import InputError
+from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.output.serialize import to_json, to_yaml
+from kubectl_dgd.output.status import render_status_view
+from kubectl_dgd.output.style import PLAIN, Style
+
+
+def status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusView:
+    """The view of one object; a malformed object is an InputError naming the first bad field."""
+    try:
+        return build_status_view(obj, now)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputError(
+            f"not a readable DynamoGraphDeployment: {where}: {first['msg']}", source
+        ) from err
+
+
+def render_status(obj: dict[str, Any], now: datetime, output: str, style: Style = PLAIN) -> str:
+    """What ``status`` prints for one object; the file and the live path both call this."""
+    return render_status_view(status_view(obj, now), output, style)
+
+
+def graphs_in_file(path: str, name: str | None = None) -> list[dict[str, Any]]:
+    """The DGDs of a saved file (``List`` kinds unpacked), optionally only the one named."""
+    graphs: list[dict[str, Any]] = []
+    for doc in load_file(path):
+        data = doc.data
+        items = (
+            data.get("items")
+            if isinstance(data, dict) and str(data.get("kind", "")).endswith("List")
+            else [data]
+        )
+        graphs += [item for item in items or [] if is_dgd(item)]
+    if name is not None:
+        graphs = [g for g in graphs if (g.get("metadata") or {}).get("name") == name]
+        if not graphs:
+            raise InputError(f"no DynamoGraphDeployment named {name!r}", path)
+    if not graphs:
+        raise InputError("no DynamoGraphDeployment found", path)
+    return graphs
+
+
+def render_status_file(
+    path: str, now: datetime, output: str, style: Style = PLAIN, name: str | None = None
+) -> str:
+    """Every graph of the file: text views separated by a blank line; one JSON/YAML document."""
+    views = [status_view(obj, now, path) for obj in graphs_in_file(path, name)]
+    if output in ("json", "yaml") and len(views) > 1:
+        data = {"items": [v.to_data() for v in views]}
+        return to_json(data) if output == "json" else to_yaml(data)
+    return "\n".join(render_status_view(v, output, style) for v in views)
