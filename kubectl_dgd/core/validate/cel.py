@@ -1,11 +1,359 @@
-"""Layer "cel": the CRD's x-kubernetes-validations rules, with their messages."""
+"""Layer "cel": the CRD's ``x-kubernetes-validations`` rules, evaluated as the API server does.
+
+The object is walked alongside the schema; at every node that carries rules, each rule runs with
+``self`` = the node's value. Transition rules (those naming ``oldSelf``) run only on update and
+only where the old object has a correlated value (same property, same map key, same list-map
+key); with ``optionalOldSelf: true`` they always run and ``oldSelf`` is an optional value.
+
+A failed rule gives the API server's text: ``Invalid value: "<schema type>": <message>`` (the
+rule's ``message``, its ``messageExpression`` result, or ``failed rule: <rule>``; ``reason``
+selects ``Forbidden`` / ``Required value`` / ``Duplicate value``), at the node's path plus the
+rule's ``fieldPath``. An evaluation error (a missing key, a bad overload) is, as on the server, a
+validation error: ``Invalid value: "<type>": <error> evaluating rule: <rule>`` (code
+``cel-eval-error``). A rule this environment cannot compile or that calls a function it does not
+provide is reported as a warning (code ``cel-unsupported``), never silently passed.
+
+Speed: rules compile once, lazily (cached by the rule dict's ``id``); only subtrees that carry
+rules are walked; and ``self`` is reduced to the fields a rule names when that cannot change its
+result (every use of a variable is a field selection), so large pod templates are not converted.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.paths import child, index
+from kubectl_dgd.core.validate import cel_env
+
+_MISSING: Any = object()
+_REASONS = {
+    "FieldValueForbidden": "Forbidden",
+    "FieldValueRequired": "Required value",
+    "FieldValueDuplicate": "Duplicate value",
+}
+
+
+class CompiledRule:
+    """One rule, compiled on first use."""
+
+    __slots__ = (
+        "compile_error",
+        "field_path",
+        "keep",
+        "message",
+        "message_program",
+        "optional_old",
+        "program",
+        "reason",
+        "rule",
+        "transition",
+    )
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        rule = raw.get("rule")
+        self.rule: str = rule.strip() if isinstance(rule, str) else ""
+        message = raw.get("message")
+        self.message: str = message.strip() if isinstance(message, str) else ""
+        self.optional_old: bool = raw.get("optionalOldSelf") is True
+        reason = raw.get("reason")
+        self.reason: str | None = reason if isinstance(reason, str) else None
+        field_path = raw.get("fieldPath")
+        self.field_path: str = field_path if isinstance(field_path, str) else ""
+        self.program: Any = None
+        self.message_program: Any = None
+        self.compile_error: str | None = None
+        self.transition = False
+        self.keep: frozenset[str] | None = None
+        lib = cel_env.library()
+        try:
+            self.program = lib.compile(self.rule)
+            variables = set(self.program.variables())
+            functions = self.program.functions()
+        except Exception as err:  # the library raises ValueError/RuntimeError on bad input
+            self.compile_error = f"compilation failed: {err}"
+            return
+        missing = sorted(
+            f
+            for f in functions
+            if not cel_env.is_operator(f) and f not in cel_env.PROVIDED_FUNCTIONS
+        )
+        if missing:
+            self.compile_error = f"function not available offline: {', '.join(missing)}"
+            return
+        self.transition = "oldSelf" in variables
+        self.keep = _fields_used(self.rule, variables)
+        expression = raw.get("messageExpression")
+        if isinstance(expression, str) and expression.strip():
+            try:
+                self.message_program = lib.compile(expression)
+            except Exception:
+                self.message_program = None  # the server falls back to the static message
+
+
+_RULES: dict[int, tuple[Any, list[CompiledRule]]] = {}
+_BELOW: dict[int, tuple[Any, bool]] = {}
+
+
+def compiled_rules(schema: dict[str, Any]) -> list[CompiledRule]:
+    """The compiled rules of one schema node (cached by identity)."""
+    hit = _RULES.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    raw = schema.get("x-kubernetes-validations")
+    rules = [CompiledRule(r) for r in raw if isinstance(r, dict)] if isinstance(raw, list) else []
+    _RULES[id(schema)] = (schema, rules)
+    return rules
+
+
+def _has_rules(schema: dict[str, Any], depth: int = 0) -> bool:
+    """Whether the node or anything below it carries rules (cached by identity)."""
+    hit = _BELOW.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    found = bool(schema.get("x-kubernetes-validations")) and depth < 200
+    if not found and depth < 200:
+        props = schema.get("properties")
+        subs = list(props.values()) if isinstance(props, dict) else []
+        for key in ("items", "additionalProperties"):
+            if isinstance(schema.get(key), dict):
+                subs.append(schema[key])
+        found = any(isinstance(s, dict) and _has_rules(s, depth + 1) for s in subs)
+    _BELOW[id(schema)] = (schema, found)
+    return found
+
+
+_STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
+_SELECTED = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _fields_used(rule: str, variables: set[str]) -> frozenset[str] | None:
+    """Field names a rule selects, when every use of its variables is a field selection.
+
+    Then ``self`` may be cut down to those fields without changing the result. None when a
+    variable is used whole (compared, indexed, passed, unwrapped from an optional).
+    """
+    text = _STRING.sub('""', rule)
+    if re.search(r"\.\s*(value|orValue|or)\s*\(", text):
+        return None
+    for name in variables:
+        for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\b", text):
+            rest = text[match.end() :].lstrip()
+            if not rest.startswith("."):
+                if rest.startswith(",") and text[: match.start()].rstrip().endswith("("):
+                    continue  # the variable a macro binds, e.g. all(c, ...)
+                return None
+    return frozenset(_SELECTED.findall(text))
+
+
+def _cut(value: Any, schema: dict[str, Any], keep: frozenset[str]) -> Any:
+    """``value`` with only the ``keep`` fields of its object (or of its list's objects)."""
+    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+        return {k: v for k, v in value.items() if k in keep}
+    items = schema.get("items")
+    if (
+        isinstance(value, list)
+        and isinstance(items, dict)
+        and isinstance(items.get("properties"), dict)
+    ):
+        return [
+            {k: v for k, v in x.items() if k in keep} if isinstance(x, dict) else x for x in value
+        ]
+    return value
+
+
+def _sts_type(schema: dict[str, Any]) -> str:
+    t = schema.get("type")
+    return t if isinstance(t, str) else ""
+
+
+def _field_path(base: str, relative: str) -> str:
+    """The node path extended by a rule's ``fieldPath`` (``.a.b['c']``, ``.list[0]``)."""
+    path = base
+    for match in re.finditer(r"\.([A-Za-z0-9_-]+)|\['([^']*)'\]|\[(\d+)\]", relative):
+        name, quoted, number = match.groups()
+        if name is not None:
+            path = child(path, name)
+        elif quoted is not None:
+            path = child(path, quoted)
+        else:
+            path = index(path, int(number))
+    return path
+
+
+class _Run:
+    __slots__ = ("lib", "out", "updating")
+
+    def __init__(self, updating: bool) -> None:
+        self.lib = cel_env.library()
+        self.out: list[Finding] = []
+        self.updating = updating
+
+    def walk(self, value: Any, old: Any, schema: dict[str, Any], path: str) -> None:
+        if value is None or not _has_rules(schema):
+            return
+        if schema.get("x-kubernetes-validations"):
+            for rule in compiled_rules(schema):
+                self.evaluate(rule, value, old, schema, path)
+        if isinstance(value, dict):
+            props = schema.get("properties")
+            props = props if isinstance(props, dict) else {}
+            additional = schema.get("additionalProperties")
+            old_map = old if isinstance(old, dict) else {}
+            for key, item in value.items():
+                sub = props.get(key)
+                if not isinstance(sub, dict):
+                    sub = additional if isinstance(additional, dict) and key not in props else None
+                if sub is not None:
+                    self.walk(item, old_map.get(key, _MISSING), sub, child(path, str(key)))
+        elif isinstance(value, list):
+            items = schema.get("items")
+            if not isinstance(items, dict):
+                return
+            olds = self.correlate(value, old, schema)
+            for i, item in enumerate(value):
+                self.walk(item, olds[i], items, index(path, i))
+
+    @staticmethod
+    def correlate(value: list[Any], old: Any, schema: dict[str, Any]) -> list[Any]:
+        """Old items matched by list-map keys; other lists have no correlation (atomic)."""
+        keys = schema.get("x-kubernetes-list-map-keys")
+        if (
+            schema.get("x-kubernetes-list-type") != "map"
+            or not isinstance(keys, list)
+            or not isinstance(old, list)
+        ):
+            return [_MISSING] * len(value)
+        by_key: dict[str, Any] = {}
+        for item in old:
+            if isinstance(item, dict):
+                by_key.setdefault(repr([item.get(k) for k in keys]), item)
+        return [
+            by_key.get(repr([x.get(k) for k in keys]), _MISSING)
+            if isinstance(x, dict)
+            else _MISSING
+            for x in value
+        ]
+
+    def evaluate(
+        self, rule: CompiledRule, value: Any, old: Any, schema: dict[str, Any], path: str
+    ) -> None:
+        if rule.compile_error is not None:
+            self.out.append(
+                Finding(
+                    "warning",
+                    "cel",
+                    path,
+                    f"rule not evaluated ({rule.compile_error}): {rule.rule}",
+                    "cel-unsupported",
+                )
+            )
+            return
+        variables: dict[str, Any] = {}
+        if rule.transition or rule.optional_old:
+            if rule.optional_old:
+                opt = self.lib.OptionalValue
+                present = old is not _MISSING and old is not None
+                variables["oldSelf"] = (
+                    opt.of(self.shape(old, schema, rule)) if present else opt.none()
+                )
+            elif old is _MISSING or old is None or not self.updating:
+                return  # transition rules need an old value; skipped on create, as on the server
+            else:
+                variables["oldSelf"] = self.shape(old, schema, rule)
+        variables["self"] = self.shape(value, schema, rule)
+        kind = _sts_type(schema)
+        ok, error = self.run(rule.program, variables)
+        if error is None and not isinstance(ok, bool):
+            error = f"rule did not evaluate to a boolean: {type(ok).__name__}"
+        if error is not None:
+            detail = f"{error} evaluating rule: {rule.message or rule.rule}"
+            self.out.append(
+                Finding(
+                    "error", "cel", path, f'Invalid value: "{kind}": {detail}', "cel-eval-error"
+                )
+            )
+            return
+        if ok is True:
+            return
+        message = rule.message or f"failed rule: {rule.rule}"
+        if rule.message_program is not None:
+            text, msg_error = self.run(rule.message_program, variables)
+            if msg_error is None and isinstance(text, str) and text.strip() and "\n" not in text:
+                message = text.strip()
+        where = _field_path(path, rule.field_path) if rule.field_path else path
+        label = _REASONS.get(rule.reason or "")
+        if label == "Duplicate value":
+            text_msg = f'Duplicate value: "{kind}"'
+        elif label is not None:
+            text_msg = f"{label}: {message}"
+        else:
+            text_msg = f'Invalid value: "{kind}": {message}'
+        self.out.append(Finding("error", "cel", where, text_msg, "cel-rule"))
+
+    @staticmethod
+    def shape(value: Any, schema: dict[str, Any], rule: CompiledRule) -> Any:
+        return value if rule.keep is None else _cut(value, schema, rule.keep)
+
+    def run(self, program: Any, variables: dict[str, Any]) -> tuple[Any, str | None]:
+        """(result, None) or (None, the server-style error text). Never raises."""
+        cel_env.EvalErrors.reset()
+        try:
+            context = self.lib.Context(variables, cel_env.EXTENSION_FUNCTIONS)
+            result = program.execute(context)
+        except KeyError as err:
+            return None, f"no such key: {err.args[0] if err.args else ''}"
+        except IndexError as err:
+            return None, str(err) or "index out of bounds"
+        except ZeroDivisionError:
+            return None, "division by zero"
+        except TypeError as err:
+            text = str(err)
+            return None, "no such overload" if text.startswith("No such overload") else text
+        except (ValueError, RuntimeError, OverflowError, RecursionError) as err:
+            return None, _first_line(str(err)) or type(err).__name__
+        except Exception as err:  # the extension may raise anything; a rule error must not escape
+            return None, _first_line(str(err)) or type(err).__name__
+        if cel_env.EvalErrors.messages:
+            return None, cel_env.EvalErrors.messages[0]
+        return result, None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
 
 
 def check(obj: dict[str, Any], old: dict[str, Any] | None, schema: dict[str, Any]) -> list[Finding]:
-    return []
+    """Findings of every CEL rule in ``schema`` for ``obj`` (``old`` = the live object on update)."""
+    if not isinstance(schema, dict) or not isinstance(obj, dict):
+        return []
+    run = _Run(updating=old is not None)
+    try:
+        run.walk(obj, old if isinstance(old, dict) else _MISSING, schema, "")
+    except RecursionError:
+        run.out.append(
+            Finding("error", "cel", "", "nesting too deep to evaluate CEL rules", "cel-eval-error")
+        )
+    return run.out
+
+
+def all_rules(schema: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every ``x-kubernetes-validations`` rule below ``schema`` with its schema location."""
+    found: list[tuple[str, dict[str, Any]]] = []
+
+    def visit(node: Any, where: str, depth: int) -> None:
+        if not isinstance(node, dict) or depth > 200:
+            return
+        rules = node.get("x-kubernetes-validations")
+        if isinstance(rules, list):
+            found.extend((where, r) for r in rules if isinstance(r, dict))
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for key, sub in props.items():
+                visit(sub, child(where, str(key)), depth + 1)
+        visit(node.get("items"), f"{where}[*]", depth + 1)
+        visit(node.get("additionalProperties"), f"{where}[*]", depth + 1)
+
+    visit(schema, "", 0)
+    return found

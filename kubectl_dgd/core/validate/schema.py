@@ -1,11 +1,584 @@
-"""Layer "schema": the CRD's structural schema (types, enums, patterns, bounds, required, maxItems)."""
+"""Layer "schema": the CRD's structural schema, checked as the API server checks it.
+
+Driven by the openAPIV3Schema as data. Messages follow kube-apiserver: kube-openapi's validation
+errors turned into ``field.Error`` text (``Required value``, ``Unsupported value: ...``,
+``Invalid value: <v>: <path> in body should match '<re>'``, ``Too many: 26: must have at most 25
+items``), list-type map/set uniqueness as ``Duplicate value``. Fields the schema does not declare
+are pruned by a real API server; we report them (warning, or error with ``strict``).
+
+Each schema node is compiled once into a ``_Node`` (cached by ``id()``; the bundled schema is
+loaded once and shared), so a graph costs a walk over its own values only.
+"""
 
 from __future__ import annotations
 
+import copy
+import json
+import math
+import re
+from decimal import Decimal
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.paths import child, index
+
+# field.Error types that stop the API server from running CEL rules ("hasBlockingErr").
+BLOCKING_CODES = frozenset(
+    {
+        "schema-type",
+        "schema-required",
+        "schema-enum",
+        "schema-max-length",
+        "schema-max-items",
+        "schema-max-properties",
+    }
+)
+CEL_NOT_CHECKED = (
+    "some validation rules were not checked because the object was invalid; "
+    "correct the existing errors to complete validation"
+)
+
+_INT32 = (-(2**31), 2**31 - 1)
+_INT64 = (-(2**63), 2**63 - 1)
+_ROOT_IMPLICIT = frozenset({"apiVersion", "kind", "metadata"})
+_RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
+_MISSING = object()
+
+
+def go_value(value: Any) -> str:
+    """A bad value as ``field.Error`` prints it: strings quoted, numbers bare, the rest as JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_float(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):
+        return '"<unprintable>"'
+
+
+def go_float(value: float) -> str:
+    """Go's ``%v`` for a float64 (strconv 'g', shortest): exponent form below 1e-4 or from 1e6 on."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value == 0:
+        return "0"
+    sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    assert isinstance(exponent, int)
+    exp10 = len(digit_tuple) + exponent - 1
+    prefix = "-" if sign else ""
+    if exp10 < -4 or exp10 >= 6:
+        frac = f".{digits[1:]}" if len(digits) > 1 else ""
+        return f"{prefix}{digits[0]}{frac}e{'+' if exp10 >= 0 else '-'}{abs(exp10):02d}"
+    return prefix + format(Decimal(f"0.{digits}").scaleb(exp10 + 1), "f")
+
+
+def _type_name(value: Any) -> str:
+    """The JSON type name kube-openapi reports for a value (zero values report as "null")."""
+    if (
+        value is None
+        or value == ""
+        or (value is False)
+        or (type(value) in (int, float) and value == 0)
+    ):
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _go_regex(pattern: str) -> re.Pattern[str] | None:
+    """Compile an RE2 pattern for Python: ``$`` outside classes means end of text, as in Go."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if ch == "[" and not in_class:
+            in_class = True
+        elif ch == "]" and in_class:
+            in_class = False
+        elif ch == "$" and not in_class:
+            ch = r"\Z"
+        out.append(ch)
+        i += 1
+    try:
+        return re.compile("".join(out))
+    except (re.error, RecursionError, OverflowError):
+        return None
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value
+
+
+class _Node:
+    """What validation needs from one schema node, computed once."""
+
+    __slots__ = (
+        "additional",
+        "default",
+        "embedded",
+        "enum",
+        "enum_set",
+        "excl_max",
+        "excl_min",
+        "format",
+        "has_defaults_below",
+        "int_or_string",
+        "items",
+        "list_type",
+        "map_keys",
+        "max_items",
+        "max_len",
+        "max_props",
+        "maximum",
+        "min_items",
+        "min_len",
+        "min_props",
+        "minimum",
+        "nullable",
+        "pattern",
+        "pattern_text",
+        "preserve",
+        "properties",
+        "required",
+        "type",
+    )
+
+    def __init__(self, s: dict[str, Any]) -> None:
+        t = s.get("type")
+        self.type: str | None = t if isinstance(t, str) else None
+        self.nullable = s.get("nullable") is True
+        self.int_or_string = s.get("x-kubernetes-int-or-string") is True
+        self.preserve = s.get("x-kubernetes-preserve-unknown-fields") is True
+        self.embedded = s.get("x-kubernetes-embedded-resource") is True
+        enum = s.get("enum")
+        self.enum: list[Any] | None = enum if isinstance(enum, list) else None
+        self.enum_set: frozenset[str] | None = (
+            frozenset(v for v in self.enum if isinstance(v, str)) if self.enum is not None else None
+        )
+        p = s.get("pattern")
+        self.pattern_text: str | None = p if isinstance(p, str) else None
+        self.pattern = _go_regex(p) if isinstance(p, str) else None
+        self.min_len = _int(s.get("minLength"))
+        self.max_len = _int(s.get("maxLength"))
+        self.minimum = _num(s.get("minimum"))
+        self.maximum = _num(s.get("maximum"))
+        self.excl_min = s.get("exclusiveMinimum") is True
+        self.excl_max = s.get("exclusiveMaximum") is True
+        self.min_items = _int(s.get("minItems"))
+        self.max_items = _int(s.get("maxItems"))
+        self.min_props = _int(s.get("minProperties"))
+        self.max_props = _int(s.get("maxProperties"))
+        req = s.get("required")
+        self.required: list[str] = (
+            [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+        )
+        props = s.get("properties")
+        self.properties: dict[str, dict[str, Any]] = (
+            {k: v for k, v in props.items() if isinstance(v, dict)}
+            if isinstance(props, dict)
+            else {}
+        )
+        add = s.get("additionalProperties")
+        self.additional: dict[str, Any] | bool | None = (
+            add if isinstance(add, (dict, bool)) else None
+        )
+        items = s.get("items")
+        self.items: dict[str, Any] | None = items if isinstance(items, dict) else None
+        lt = s.get("x-kubernetes-list-type")
+        self.list_type: str | None = lt if isinstance(lt, str) else None
+        keys = s.get("x-kubernetes-list-map-keys")
+        self.map_keys: list[str] = (
+            [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+        )
+        fmt = s.get("format")
+        self.format: str | None = fmt if isinstance(fmt, str) else None
+        self.default: Any = s.get("default", _MISSING)
+        self.has_defaults_below = False
+
+
+_CACHE: dict[int, tuple[dict[str, Any], _Node]] = {}
+
+
+def _node(schema: dict[str, Any]) -> _Node:
+    hit = _CACHE.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    node = _Node(schema)
+    _CACHE[id(schema)] = (schema, node)  # keeps the dict alive, so its id stays unique
+    return node
+
+
+def _defaults_below(schema: dict[str, Any], depth: int = 0) -> bool:
+    """Whether any node at or below ``schema`` carries a default (cached on the node)."""
+    node = _node(schema)
+    if node.has_defaults_below or depth > 100:
+        return node.has_defaults_below
+    found = node.default is not _MISSING
+    for sub in node.properties.values():
+        found = _defaults_below(sub, depth + 1) or found
+    if isinstance(node.additional, dict):
+        found = _defaults_below(node.additional, depth + 1) or found
+    if node.items is not None:
+        found = _defaults_below(node.items, depth + 1) or found
+    node.has_defaults_below = found
+    return found
+
+
+class _Checker:
+    __slots__ = ("out", "unknown_severity")
+
+    def __init__(self, strict: bool) -> None:
+        self.out: list[Finding] = []
+        self.unknown_severity: Any = "error" if strict else "warning"
+
+    def err(self, path: str, message: str, code: str) -> None:
+        self.out.append(Finding("error", "schema", path, message, code))
+
+    def value(self, v: Any, schema: dict[str, Any], path: str, root: bool = False) -> None:
+        n = _node(schema)
+        if v is None:
+            if n.nullable or (n.type is None and not n.int_or_string):
+                return
+            want = "integer,string" if n.int_or_string else n.type
+            self.err(
+                path,
+                f'Invalid value: "null": {path} in body must be of type {want}: "null"',
+                "schema-type",
+            )
+            return
+        if not self.type_ok(v, n, path):
+            return
+        if isinstance(v, dict):
+            self.obj(v, n, path, root)
+        elif isinstance(v, list):
+            self.array(v, n, path)
+        elif isinstance(v, str):
+            self.string(v, n, path)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            self.number(v, n, path)
+        if n.enum is not None:
+            self.enum(v, n, path)
+
+    def type_ok(self, v: Any, n: _Node, path: str) -> bool:
+        if n.int_or_string:
+            ok = isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool))
+            ok = ok or (isinstance(v, float) and v.is_integer())
+            want = "integer,string"
+        else:
+            t = n.type
+            if t is None:
+                return True
+            if t == "object":
+                ok = isinstance(v, dict)
+            elif t == "array":
+                ok = isinstance(v, list)
+            elif t == "string":
+                ok = isinstance(v, str)
+            elif t == "boolean":
+                ok = isinstance(v, bool)
+            elif t == "integer":
+                ok = (isinstance(v, int) and not isinstance(v, bool)) or (
+                    isinstance(v, float) and v.is_integer()
+                )
+                if ok and isinstance(v, int) and not _INT64[0] <= v <= _INT64[1]:
+                    # JSON decoding turns an integer beyond int64 into a float64.
+                    self.err(
+                        path,
+                        f'Invalid value: "number": {path} in body must be of type '
+                        f'integer: "number"',
+                        "schema-type",
+                    )
+                    return False
+            elif t == "number":
+                ok = isinstance(v, (int, float)) and not isinstance(v, bool)
+            else:
+                return True
+            want = t
+        if ok:
+            return True
+        actual = _type_name(v)
+        self.err(
+            path,
+            f'Invalid value: "{actual}": {path} in body must be of type {want}: "{actual}"',
+            "schema-type",
+        )
+        return False
+
+    def enum(self, v: Any, n: _Node, path: str) -> None:
+        assert n.enum is not None
+        if isinstance(v, str) and n.enum_set is not None:
+            hit = v in n.enum_set  # a string equals only a string
+        else:
+            hit = any(e == v and isinstance(e, bool) == isinstance(v, bool) for e in n.enum)
+        if hit:
+            return
+        supported = ", ".join(go_value(e if isinstance(e, str) else json.dumps(e)) for e in n.enum)
+        self.err(
+            path, f"Unsupported value: {go_value(v)}: supported values: {supported}", "schema-enum"
+        )
+
+    def string(self, v: str, n: _Node, path: str) -> None:
+        if n.max_len is not None and len(v) > n.max_len:
+            unit = "byte" if n.max_len == 1 else "bytes"
+            self.err(
+                path, f"Too long: may not be more than {n.max_len} {unit}", "schema-max-length"
+            )
+        if n.min_len is not None and len(v) < n.min_len:
+            self.err(
+                path,
+                f"Invalid value: {go_value(v)}: {path} in body should be at least "
+                f"{n.min_len} chars long",
+                "schema-min-length",
+            )
+        if n.pattern is not None and n.pattern.search(v) is None:
+            self.err(
+                path,
+                f"Invalid value: {go_value(v)}: {path} in body should match '{n.pattern_text}'",
+                "schema-pattern",
+            )
+        if n.format == "date-time" and not _RFC3339.match(v):
+            self.err(
+                path,
+                f"Invalid value: {go_value(v)}: {path} in body must be of type date-time: "
+                f"{go_value(v)}",
+                "schema-format",
+            )
+
+    def number(self, v: float, n: _Node, path: str) -> None:
+        if n.format in ("int32", "int64") and isinstance(v, int):
+            low, high = _INT32 if n.format == "int32" else _INT64
+            if not low <= v <= high:
+                self.err(
+                    path,
+                    f'Invalid value: "": Checked value must be of type integer with format '
+                    f'{n.format}: strconv.ParseInt: parsing "{v}": value out of range',
+                    "schema-format",
+                )
+                return
+        if n.maximum is not None:
+            over = v >= n.maximum if n.excl_max else v > n.maximum
+            if over:
+                rel = "less than" if n.excl_max else "less than or equal to"
+                self.err(
+                    path,
+                    f"Invalid value: {go_value(v)}: {path} in body should be {rel} "
+                    f"{_bound(n.maximum, v)}",
+                    "schema-maximum",
+                )
+        if n.minimum is not None:
+            under = v <= n.minimum if n.excl_min else v < n.minimum
+            if under:
+                rel = "greater than" if n.excl_min else "greater than or equal to"
+                self.err(
+                    path,
+                    f"Invalid value: {go_value(v)}: {path} in body should be {rel} "
+                    f"{_bound(n.minimum, v)}",
+                    "schema-minimum",
+                )
+
+    def array(self, v: list[Any], n: _Node, path: str) -> None:
+        size = len(v)
+        if n.max_items is not None and size > n.max_items:
+            noun = "item" if n.max_items == 1 else "items"
+            self.err(
+                path,
+                f"Too many: {size}: must have at most {n.max_items} {noun}",
+                "schema-max-items",
+            )
+        if n.min_items is not None and size < n.min_items:
+            self.err(
+                path,
+                f"Invalid value: {size}: {path} in body should have at least {n.min_items} items",
+                "schema-min-items",
+            )
+        items = n.items
+        if items is not None:
+            for i, item in enumerate(v):
+                self.value(item, items, index(path, i))
+        if n.list_type == "set":
+            self.unique_set(v, path)
+        elif n.list_type == "map" and n.map_keys:
+            self.unique_map(v, n, path)
+
+    def unique_set(self, v: list[Any], path: str) -> None:
+        seen: set[str] = set()
+        for i, item in enumerate(v):
+            if isinstance(item, (dict, list)):
+                continue  # sets hold scalars; the type error is reported elsewhere
+            key = go_value(item) + type(item).__name__
+            if key in seen:
+                self.err(index(path, i), f"Duplicate value: {go_value(item)}", "schema-duplicate")
+            seen.add(key)
+
+    def unique_map(self, v: list[Any], n: _Node, path: str) -> None:
+        item_props = _node(n.items).properties if n.items is not None else {}
+        seen: set[str] = set()
+        for i, item in enumerate(v):
+            if not isinstance(item, dict):
+                continue
+            key: dict[str, Any] = {}
+            for k in n.map_keys:
+                if k in item and item[k] is not None:
+                    key[k] = item[k]
+                else:
+                    sub = item_props.get(k)
+                    default = _node(sub).default if sub is not None else _MISSING
+                    if default is not _MISSING:
+                        key[k] = default
+            if not key:
+                continue
+            text = go_value(key)
+            if text in seen:
+                self.err(index(path, i), f"Duplicate value: {text}", "schema-duplicate")
+            seen.add(text)
+
+    def obj(self, v: dict[str, Any], n: _Node, path: str, root: bool) -> None:
+        props = n.properties
+        for req in n.required:
+            if v.get(req) is None and not (
+                req in v and req in props and _node(props[req]).nullable
+            ):
+                self.err(child(path, req), "Required value", "schema-required")
+        if n.max_props is not None and len(v) > n.max_props:
+            noun = "item" if n.max_props == 1 else "items"
+            self.err(
+                path,
+                f"Too many: {len(v)}: must have at most {n.max_props} {noun}",
+                "schema-max-properties",
+            )
+        if n.min_props is not None and len(v) < n.min_props:
+            self.err(
+                path,
+                f"Invalid value: {len(v)}: {path} in body should have at least "
+                f"{n.min_props} properties",
+                "schema-min-properties",
+            )
+        additional = n.additional
+        for raw_key, item in v.items():
+            key = raw_key if isinstance(raw_key, str) else str(raw_key)
+            sub = props.get(key)
+            if sub is not None:
+                if root and key == "metadata":
+                    if item is not None and not isinstance(item, dict):
+                        self.type_ok(item, _node(sub), child(path, key))
+                    continue
+                self.value(item, sub, child(path, key))
+            elif isinstance(additional, dict):
+                self.value(item, additional, child(path, key))
+            elif additional is True or n.preserve:
+                continue
+            elif (root or n.embedded) and key in _ROOT_IMPLICIT:
+                continue  # kept by the server beside the declared fields
+            else:
+                where = child(path, key)
+                self.out.append(
+                    Finding(
+                        self.unknown_severity,
+                        "schema",
+                        where,
+                        f'unknown field "{where}"',
+                        "unknown-field",
+                    )
+                )
+
+
+def _bound(bound: float, value: float) -> str:
+    """A minimum/maximum as kube-openapi prints it: int64 for integer values, else Go's float."""
+    if isinstance(value, int) and bound.is_integer():
+        return str(int(bound))
+    return go_float(bound)
 
 
 def check(obj: dict[str, Any], schema: dict[str, Any], *, strict: bool = False) -> list[Finding]:
-    return []
+    """Findings of the structural schema for ``obj``; unknown fields are warnings (errors if strict)."""
+    checker = _Checker(strict)
+    if not isinstance(schema, dict):
+        return []
+    try:
+        checker.value(obj, schema, "", root=True)
+    except RecursionError:
+        checker.err("", 'Invalid value: "object": nesting too deep to validate', "schema-depth")
+    return checker.out
+
+
+def blocks_cel(findings: list[Finding]) -> bool:
+    """Whether the API server would skip the CEL rules because of these schema errors."""
+    return any(f.severity == "error" and f.code in BLOCKING_CODES for f in findings)
+
+
+def apply_structural_defaults(obj: Any, schema: dict[str, Any]) -> None:
+    """Apply the schema's ``default:`` values in place, as the API server does before validation.
+
+    A default is set only where the parent object exists; a ``null`` that is not nullable is
+    replaced by the default, or removed when there is none (the server prunes such nulls).
+    Defaults are applied to list items and map values too. Never raises.
+    """
+    if not isinstance(schema, dict):
+        return
+    try:
+        _default(obj, schema, root=True)
+    except RecursionError:
+        return
+
+
+def _default(v: Any, schema: dict[str, Any], root: bool = False) -> None:
+    n = _node(schema)
+    if isinstance(v, dict):
+        for key, sub in n.properties.items():
+            if root and key == "metadata":
+                continue
+            sn = _node(sub)
+            current = v.get(key, _MISSING)
+            if current is None and not sn.nullable:
+                if sn.default is not _MISSING:
+                    v[key] = copy.deepcopy(sn.default)
+                else:
+                    del v[key]
+                    continue
+            elif current is _MISSING:
+                if sn.default is _MISSING:
+                    continue
+                v[key] = copy.deepcopy(sn.default)
+            if _defaults_below(sub):
+                _default(v[key], sub)
+        if isinstance(n.additional, dict) and _defaults_below(n.additional):
+            for key, item in v.items():
+                if key not in n.properties:
+                    _default(item, n.additional)
+    elif isinstance(v, list) and n.items is not None and _defaults_below(n.items):
+        for item in v:
+            _default(item, n.items)
