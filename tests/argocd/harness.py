@@ -1,0 +1,210 @@
+"""An emulation of Argo CD's repo server running our config-management plugin.
+
+What the cmp-server does for ``generate`` (argo-cd ``cmpserver/plugin/plugin.go``), and what this
+harness reproduces:
+
+- the repository arrives as a copy in a fresh temporary directory (symbolic links kept);
+- the command is ``spec.generate.command + spec.generate.args`` from plugin.yaml, run directly
+  (no shell), with the application path inside the copy as working directory;
+- the environment is the sidecar's own (here only PATH: no HOME, no locale) plus the build
+  environment and the plugin's env and parameters, with every empty value dropped;
+- stdout is split as ``kube.SplitYAMLToString`` does (a YAML-or-JSON decoder: ``---`` lines
+  separate YAML documents, empty and ``null`` documents are skipped) and every document must
+  unmarshal into an object with apiVersion and kind, read with YAML 1.1 rules as Go does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGIN_YAML = ROOT / "argocd-plugin" / "plugin.yaml"
+FIXTURE_REPO = ROOT / "tests" / "fixtures" / "argocd" / "repo"
+BIN = Path(sys.executable).parent
+KUBE_API_VERSIONS = ",".join(
+    sorted(
+        [
+            "v1",
+            "v1/ConfigMap",
+            "v1/Secret",
+            "v1/Service",
+            "apps/v1",
+            "apps/v1/Deployment",
+            "nvidia.com/v1beta1",
+            "nvidia.com/v1beta1/DynamoGraphDeployment",
+            "nvidia.com/v1alpha1",
+            "nvidia.com/v1alpha1/DynamoGraphDeployment",
+            "grove.io/v1alpha1",
+            "grove.io/v1alpha1/PodCliqueSet",
+        ]
+    )
+)
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def objects(self) -> list[dict[str, Any]]:
+        return split_like_argocd(self.stdout)
+
+    @property
+    def stderr_lines(self) -> list[str]:
+        return [line for line in self.stderr.splitlines() if line]
+
+
+def plugin_spec() -> dict[str, Any]:
+    return yaml.safe_load(PLUGIN_YAML.read_text())["spec"]
+
+
+def argocd_env(
+    app_path: str,
+    *,
+    app_name: str = "dgd-app",
+    namespace: str = "dynamo",
+    parameters: list[dict[str, Any]] | None = None,
+    plugin_env: dict[str, str] | None = None,
+    sidecar_env: dict[str, str] | None = None,
+    for_parameters: bool = False,
+) -> dict[str, str]:
+    """The environment the cmp-server gives a command (empty values dropped, as Argo CD does)."""
+    env: dict[str, str] = {"PATH": f"{BIN}:/usr/local/bin:/usr/bin:/bin"}
+    env.update(sidecar_env or {})
+    build = {
+        "ARGOCD_APP_NAME": app_name,
+        "ARGOCD_APP_SOURCE_REPO_URL": "https://git.example.com/ml/dynamo-deploy.git",
+        "ARGOCD_APP_SOURCE_PATH": app_path,
+        "ARGOCD_APP_SOURCE_TARGET_REVISION": "main",
+    }
+    if not for_parameters:  # the parameters path gets a smaller environment (populatePluginAppDetails)
+        build |= {
+            "ARGOCD_APP_NAMESPACE": namespace,
+            "ARGOCD_APP_PROJECT_NAME": "default",
+            "ARGOCD_APP_REVISION": "3f2a9c1d0b8e7f6a5d4c3b2a19087f6e5d4c3b2a",
+            "ARGOCD_APP_REVISION_SHORT": "3f2a9c1",
+            "ARGOCD_APP_REVISION_SHORT_8": "3f2a9c1d",
+            "KUBE_VERSION": "1.31.4",
+            "KUBE_API_VERSIONS": KUBE_API_VERSIONS,
+        }
+    env.update(build)
+    for name, value in (plugin_env or {}).items():
+        env[f"ARGOCD_ENV_{name}"] = value
+    if parameters:
+        env["ARGOCD_APP_PARAMETERS"] = json.dumps(parameters)
+        for param in parameters:
+            key = re.sub(r"[^A-Z0-9_]", "_", param["name"].upper())
+            if "string" in param:
+                env[f"PARAM_{key}"] = param["string"]
+            for i, item in enumerate(param.get("array", [])):
+                env[f"PARAM_{key}_{i}"] = item
+            for k, v in param.get("map", {}).items():
+                env[f"PARAM_{key}_{re.sub(r'[^A-Z0-9_]', '_', k.upper())}"] = v
+    return {k: v for k, v in env.items() if v != ""}
+
+
+def run_plugin(
+    repo: Path,
+    app_path: str,
+    *,
+    command: str = "generate",
+    workdir: Path | None = None,
+    env_overrides: dict[str, str] | None = None,
+    **env_args: Any,
+) -> Run:
+    """Copy ``repo`` as the repo server would and run a plugin.yaml command in ``app_path``."""
+    spec = plugin_spec()
+    step = spec["generate"] if command == "generate" else spec["parameters"]["dynamic"]
+    argv = [*step["command"], *step.get("args", [])]
+    env = argocd_env(app_path, for_parameters=command != "generate", **env_args)
+    env.update(env_overrides or {})
+    env = {k: v for k, v in env.items() if v != ""}
+    with tempfile.TemporaryDirectory(prefix="_cmp_server") as tmp:
+        checkout = Path(workdir or tmp) / "checkout"
+        shutil.copytree(repo, checkout, symlinks=True)
+        proc = subprocess.run(
+            argv,
+            cwd=checkout / app_path,
+            env=env,
+            capture_output=True,
+            shell=False,
+            timeout=300,
+            check=False,
+        )
+    return Run(proc.returncode, proc.stdout.decode(), proc.stderr.decode(), env)
+
+
+_SEPARATOR = re.compile(r"^---")
+
+
+def split_like_argocd(stdout: str) -> list[dict[str, Any]]:
+    """Objects from a plugin's stdout, as ``kube.SplitYAMLToString`` + Unstructured read them."""
+    text = stdout.lstrip()
+    chunks: list[str] = []
+    if text.startswith("{"):
+        decoder = json.JSONDecoder()
+        pos = 0
+        while pos < len(text):
+            value, end = decoder.raw_decode(text, pos)
+            chunks.append(json.dumps(value))
+            pos = end
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+    else:
+        current: list[str] = []
+        for line in stdout.splitlines(keepends=True):
+            if _SEPARATOR.match(line):
+                rest = line[3:].strip()
+                assert not rest or rest.startswith("#"), f"invalid document separator {line!r}"
+                chunks.append("".join(current))
+                current = []
+            else:
+                current.append(line)
+        chunks.append("".join(current))
+    objects = []
+    for chunk in chunks:
+        data = yaml.safe_load(chunk)  # PyYAML: YAML 1.1, as Go's yaml reader
+        if data is None:
+            continue
+        assert isinstance(data, dict), f"not an object: {chunk[:80]!r}"
+        assert data.get("kind"), f"Object 'Kind' is missing in {chunk[:80]!r}"
+        assert data.get("apiVersion"), f"apiVersion is missing in {chunk[:80]!r}"
+        objects.append(data)
+    return objects
+
+
+def write_large_repo(root: Path, graphs: int = 200) -> Path:
+    """A repository with ``graphs`` graph files of five components each under apps/large."""
+    app = root / "apps" / "large"
+    app.mkdir(parents=True)
+    template = (FIXTURE_REPO / "apps" / "plain" / "disagg.yaml").read_text()
+    for i in range(graphs):
+        text = template.replace("name: disagg", f"name: graph-{i:03d}\n  namespace: team-{i % 7}")
+        text = text.replace("    - name: Decode\n", "    - name: Planner\n      type: planner\n      replicas: 1\n      podTemplate:\n        spec:\n          containers:\n            - name: main\n              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n    - name: Router\n      type: frontend\n      replicas: 1\n      podTemplate:\n        spec:\n          containers:\n            - name: main\n              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n    - name: Decode\n", 1)
+        (app / f"graph-{i:03d}.yaml").write_text(text)
+    return root
+
+
+def repo_copy(tmp_path: Path) -> Path:
+    """A writable copy of the fixture repository, for cases that add links or files."""
+    target = tmp_path / "repo"
+    shutil.copytree(FIXTURE_REPO, target, symlinks=True)
+    return target
+
+
+def env_without_argocd() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith(("ARGOCD_", "PARAM_", "DGD_"))}

@@ -1,0 +1,204 @@
+"""``generate`` end to end, run as Argo CD's repo server runs it (see harness.py)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.argocd.harness import FIXTURE_REPO, repo_copy, run_plugin, write_large_repo
+from tests.conftest import assert_golden
+
+FINDING_LINE = re.compile(r"^[^:\s]+:\d+: \S.*$")
+
+
+def test_plain_graphs_are_printed_as_objects_argocd_can_read() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/plain")
+    assert run.returncode == 0, run.stderr
+    assert [(o["kind"], o["metadata"]["name"]) for o in run.objects] == [
+        ("DynamoGraphDeployment", "agg"),
+        ("DynamoGraphDeployment", "disagg"),
+    ]
+    assert_golden("argocd/generate-plain.yaml", run.stdout)
+
+
+def test_yaml_1_1_words_stay_strings_for_go_readers() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/plain")
+    agg = run.objects[0]
+    worker = agg["spec"]["components"][1]
+    assert worker["podTemplate"]["metadata"]["annotations"]["example.com/enabled"] == "on"
+
+
+def test_graphs_mixed_with_other_manifests_keep_every_object_in_file_order() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/mixed")
+    assert run.returncode == 0, run.stderr
+    kinds = [(o["kind"], o["metadata"]["name"]) for o in run.objects]
+    assert kinds == [
+        ("ConfigMap", "model-config"),
+        ("Secret", "hf-token"),
+        ("DynamoGraphDeployment", "mixed-graph"),
+        ("ServiceAccount", "dynamo-reader"),  # a List is unpacked into its items
+        ("Service", "frontend-lb"),
+    ]
+    config = run.objects[0]["data"]
+    assert config == {"enabled": "yes", "mode": "on", "octal": "0777", "script": "#!/bin/sh\necho ready\n"}
+
+
+def test_secrets_pass_through_unchanged_and_never_reach_stderr() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/mixed")
+    assert run.objects[1]["stringData"] == {"token": "hf_SECRET_VALUE_DO_NOT_PRINT"}
+    assert "hf_SECRET_VALUE_DO_NOT_PRINT" not in run.stderr
+
+
+def test_hidden_directories_and_non_manifest_files_are_not_read() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/mixed")
+    # .hidden/broken.yaml is malformed: reading it would have failed the run.
+    assert run.returncode == 0
+    assert run.stderr_lines == ["values.yaml: skipped: no Kubernetes objects (apiVersion and kind)"]
+
+
+def test_invalid_graph_fails_with_nothing_on_stdout_and_one_line_per_finding() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/invalid")
+    assert run.returncode == 1
+    assert run.stdout == ""
+    lines = run.stderr_lines
+    assert lines[-1].startswith("dgd-argocd: ") and lines[-1].endswith("no manifests generated")
+    findings = lines[:-1]
+    assert findings and all(FINDING_LINE.match(line) for line in findings), lines
+    assert any(line.startswith("graph.yaml:10: spec.components[0].replicas:") for line in findings), lines
+    assert "sk-LIVE-SECRET-IN-INVALID-APP" not in run.stderr
+
+
+def test_malformed_secret_file_is_reported_without_its_values(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "token.yaml").write_text(
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: t\ndata:\n  token: !!int 'c2VjcmV0LXZhbHVl'\n"
+    )
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert "c2VjcmV0LXZhbHVl" not in run.stderr
+    assert run.stderr_lines[0].startswith("token.yaml:6: ")
+
+
+def test_empty_application_path_is_an_error_not_an_empty_success() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/empty")
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert "refusing to generate nothing" in run.stderr
+    assert "'apps/empty'" in run.stderr
+
+
+def test_path_with_only_non_kubernetes_yaml_is_an_error(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "empty" / "values.yaml").write_text("replicas: 1\n")
+    run = run_plugin(repo, "apps/empty")
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert "no Kubernetes objects below" in run.stderr
+
+
+def test_symlink_leaving_the_repository_is_refused_and_not_read(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "escape.yaml").symlink_to("../../../../outside.yaml")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "outside.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: OUTSIDE-DATA\n")
+    run = run_plugin(repo, "apps/plain", workdir=work)
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert "escape.yaml: symbolic link leads outside the repository; not read" in run.stderr_lines
+    assert "OUTSIDE-DATA" not in run.stderr
+
+
+def test_absolute_symlink_to_a_system_file_is_refused(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "passwd.yaml").symlink_to("/etc/passwd")
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 1
+    assert "root:" not in run.stderr
+    assert "passwd.yaml: symbolic link leads outside the repository; not read" in run.stderr_lines
+
+
+def test_symlinked_directory_inside_the_repository_is_read(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "shared").symlink_to("../../common", target_is_directory=True)
+    (repo / "apps" / "plain" / "loop").symlink_to(".", target_is_directory=True)
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 0, run.stderr
+    assert [o["metadata"]["name"] for o in run.objects] == ["agg", "disagg", "shared"]
+
+
+def test_sibling_application_is_readable_but_the_path_above_the_root_is_not(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "sibling.yaml").symlink_to("../mixed/config.yaml")
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 0, run.stderr
+    assert "model-config" in [o["metadata"]["name"] for o in run.objects]
+
+
+def test_two_runs_in_different_directories_are_byte_identical(tmp_path: Path) -> None:
+    first = run_plugin(FIXTURE_REPO, "apps/mixed", workdir=tmp_path)
+    second = run_plugin(FIXTURE_REPO, "apps/mixed")
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+    assert str(tmp_path) not in first.stdout + first.stderr
+
+
+def test_duplicate_objects_are_an_error(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    text = (repo / "apps" / "plain" / "agg.yaml").read_text()
+    (repo / "apps" / "plain" / "copy.yaml").write_text(text)
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 1
+    assert "copy.yaml:2: DynamoGraphDeployment dynamo/agg is defined twice (first at agg.yaml:2)" in run.stderr
+
+
+def test_error_lines_are_capped_with_a_count_of_the_rest(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    app = repo / "apps" / "many"
+    app.mkdir()
+    for i in range(60):
+        (app / f"bad-{i:02d}.yaml").write_text("a: [\n")
+    run = run_plugin(repo, "apps/many")
+    assert run.returncode == 1
+    lines = run.stderr_lines
+    assert len(lines) == 52
+    assert lines[50] == "... and 10 more errors"
+    assert lines[51] == "dgd-argocd: 60 errors; no manifests generated"
+
+
+def test_environment_has_no_home_and_the_plugin_does_not_need_one() -> None:
+    run = run_plugin(FIXTURE_REPO, "apps/plain")
+    assert "HOME" not in run.env
+    assert run.returncode == 0
+
+
+@pytest.mark.slow
+def test_large_repository_of_200_graphs_generates_every_graph(tmp_path: Path) -> None:
+    write_large_repo(tmp_path, 200)
+    run = run_plugin(tmp_path, "apps/large")
+    assert run.returncode == 0, run.stderr[:2000]
+    objects = run.objects
+    assert len(objects) == 200
+    assert {len(o["spec"]["components"]) for o in objects} == {5}
+    assert objects[0]["metadata"]["name"] == "graph-000"
+    assert objects[-1]["metadata"]["name"] == "graph-199"
+
+
+def test_local_run_with_a_path_argument_reads_only_below_it(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli("generate", str(FIXTURE_REPO / "apps" / "plain"), script="dgd-argocd", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == run_plugin(FIXTURE_REPO, "apps/plain").stdout
+
+
+def test_unknown_subcommand_prints_one_line_not_usage() -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli("render", script="dgd-argocd", env={"PATH": os.environ.get("PATH", "")})
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
