@@ -56,3 +56,24 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
     if not outcome.ok:
         click.echo(f"error: {outcome.message}", err=True)
         sys.exit(int(Exit.FAILED))
+
+
+@rollout.command("explain")
+@click.argument("name")
+@click.option("--now", hidden=True, envvar="DGD_NOW", help="Fixed clock for tests (RFC 3339).")
+@handle_errors
+@cluster_options()
+def explain(name: str, now: str | None, conn: ConnectionSettings) -> None:
+    """Explain, in prose, the graph's rolling update and restart.
+
+    What triggered it (a worker hash change: every worker component is replaced), where it
+    stands, old and new worker generations with their ready counts, what the operator waits
+    for, and what you can do.
+    """
+    from datetime import UTC, datetime
+
+    from kubectl_dgd.usecases.rollout import explain_text
+
+    moment = datetime.fromisoformat(now.replace("Z", "+00:00")) if now else datetime.now(UTC)
+    cluster = connect(conn)
+    sys.stdout.write(explain_text(cluster.get_graph(name, cluster.namespace), moment))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
@@ -120,3 +121,55 @@ def rollout_status(
     except TimedOut:
         pass
     return RolloutOutcome(False, "timed out waiting for the condition")
+
+
+def explain_text(graph: dict[str, Any], now: datetime) -> str:
+    """``rollout explain``: the rolling-update and restart explanations of the status view, as
+    prose, with what the user can do next."""
+    from kubectl_dgd.core.rollout import explain_restart, explain_rolling_update
+    from kubectl_dgd.model.dgd import DynamoGraphDeployment
+
+    dgd = DynamoGraphDeployment.model_validate(graph)
+    name = dgd.metadata.name
+    rolling = explain_rolling_update(dgd, now)
+    restart = explain_restart(dgd)
+    state = rollout_state(graph)
+    paragraphs = [f'dgd "{name}" in namespace "{dgd.metadata.namespace}": {_summary(state)}']
+    if rolling is not None:
+        paragraphs.append("\n".join(rolling.lines))
+    if restart is not None:
+        paragraphs.append("\n".join(restart.lines))
+    if rolling is None and restart is None:
+        paragraphs.append("No rolling update or restart has been recorded for this graph.")
+    paragraphs.append(
+        "What you can do:\n" + "\n".join(f"- {a}" for a in _advice(name, rolling, state))
+    )
+    return "\n\n".join(paragraphs) + "\n"
+
+
+def _summary(state: RolloutState) -> str:
+    if state.done:
+        return "rolled out; nothing in flight."
+    if state.failed:
+        return state.line.split(": ", 1)[-1]
+    return state.line.split("to finish: ", 1)[-1]
+
+
+def _advice(name: str, rolling: Any, state: RolloutState) -> list[str]:
+    advice: list[str] = []
+    if rolling is not None and rolling.active:
+        advice.append(f"follow it: kubectl dgd rollout status {name}")
+        advice.append(
+            "a restart is refused until it completes (admission rejects a new spec.restart.id "
+            "while the rolling update is Pending or InProgress); the update replaces the worker "
+            "pods anyway"
+        )
+        advice.extend(rolling.blockers)
+    elif state.failed:
+        advice.append(f"read the events: kubectl dgd status {name} --events")
+        advice.append("fix the cause in the manifest and re-apply; see the Ready condition")
+    elif not state.done:
+        advice.append(f"follow it: kubectl dgd rollout status {name}")
+    else:
+        advice.append("check what a change would do before applying it: kubectl dgd diff -f FILE")
+    return advice

@@ -1,0 +1,158 @@
+"""``diff -f FILE``: the field-level difference with the live graph and its predicted impact.
+
+deepdiff is imported here only (about 200 ms), inside the function that needs it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_dgd.adapters.yamlload import load_file
+from kubectl_dgd.core.defaulting import apply_defaults
+from kubectl_dgd.core.impact import Impact, predict_impact
+from kubectl_dgd.core.paths import child, index
+from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.validate.crd import CrdSchemas
+from kubectl_dgd.errors import InputError, NotFoundError
+from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.usecases.ports import GraphCluster
+
+# Written by the API server or the operator, never by the user's file.
+SERVER_METADATA = (
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "managedFields",
+    "selfLink",
+    "deletionTimestamp",
+    "finalizers",
+    "ownerReferences",
+)
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    change: str  # "+" added, "-" removed, "~" changed
+    path: str
+    old: Any = None
+    new: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"change": self.change, "path": self.path, "old": self.old, "new": self.new}
+
+
+@dataclass
+class GraphDiff:
+    name: str
+    namespace: str
+    exists: bool
+    changes: list[FieldChange] = field(default_factory=list)
+    impact: Impact = field(default_factory=Impact)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "namespace": self.namespace,
+            "exists": self.exists,
+            "changes": [c.to_dict() for c in self.changes],
+            "impact": self.impact.to_dict(),
+        }
+
+
+def comparable(obj: dict[str, Any], like: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The parts of a graph an apply sets: apiVersion, kind, spec, and the labels/annotations
+    the file names (``like``: only keys the file has, since apply keeps other writers' keys)."""
+    meta = obj.get("metadata") or {}
+    out: dict[str, Any] = {
+        "apiVersion": obj.get("apiVersion"),
+        "kind": obj.get("kind"),
+        "metadata": {},
+        "spec": copy.deepcopy(obj.get("spec") or {}),
+    }
+    like_meta = (like or {}).get("metadata") or {}
+    for key in ("labels", "annotations"):
+        values = dict(meta.get(key) or {})
+        if like is not None:
+            wanted = like_meta.get(key) or {}
+            values = {k: v for k, v in values.items() if k in wanted}
+        if values:
+            out["metadata"][key] = values
+    return out
+
+
+def _path(keys: list[Any]) -> str:
+    path = ""
+    for key in keys:
+        path = index(path, key) if isinstance(key, int) else child(path, str(key))
+    return path
+
+
+def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange]:
+    from deepdiff import DeepDiff
+
+    diff = DeepDiff(live, new, view="tree", verbose_level=2)
+    changes: list[FieldChange] = []
+    for kind, levels in diff.items():
+        for level in levels:
+            path = _path(level.path(output_format="list"))
+            if "added" in kind:
+                changes.append(FieldChange("+", path, None, level.t2))
+            elif "removed" in kind:
+                changes.append(FieldChange("-", path, level.t1, None))
+            else:
+                changes.append(FieldChange("~", path, level.t1, level.t2))
+    return sorted(changes, key=lambda c: c.path)
+
+
+def load_graphs(path: str) -> list[dict[str, Any]]:
+    graphs: list[dict[str, Any]] = []
+    for doc in load_file(path):
+        data = doc.data
+        items = (
+            data.get("items")
+            if isinstance(data, dict) and str(data.get("kind", "")).endswith("List")
+            else [data]
+        )
+        graphs += [i for i in items or [] if is_dgd(i)]
+    if not graphs:
+        raise InputError("no DynamoGraphDeployment found", path)
+    return graphs
+
+
+def diff_graph(
+    cluster: GraphCluster,
+    obj: dict[str, Any],
+    namespace: str,
+    schemas: CrdSchemas,
+    profile: Profile,
+) -> GraphDiff:
+    meta = obj.get("metadata") or {}
+    name = str(meta.get("name") or "")
+    if not name:
+        raise InputError("the graph in the file has no metadata.name")
+    namespace = str(meta.get("namespace") or namespace)
+    try:
+        live: dict[str, Any] | None = cluster.get_graph(name, namespace)
+    except NotFoundError:
+        live = None
+    result = GraphDiff(name, namespace, live is not None)
+    if live is None:
+        result.changes = field_changes({}, comparable(obj))
+    else:
+        new = copy.deepcopy(obj)
+        spec = new.setdefault("spec", {})
+        live_restart = (live.get("spec") or {}).get("restart")
+        if isinstance(spec, dict) and "restart" not in spec and live_restart is not None:
+            spec["restart"] = copy.deepcopy(live_restart)  # apply keeps a field the file omits
+        new.setdefault("metadata", {})["namespace"] = namespace
+        defaulted_new = apply_defaults(new, schemas, profile, old=live)
+        defaulted_live = apply_defaults(live, schemas, profile, old=live)
+        result.changes = field_changes(
+            comparable(defaulted_live, like=new), comparable(defaulted_new, like=new)
+        )
+        obj = new
+    result.impact = predict_impact(live, obj, schemas, profile)
+    return result
