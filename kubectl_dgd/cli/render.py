@@ -1,0 +1,67 @@
+"""``kubectl dgd render``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "-f",
+    "--filename",
+    "filenames",
+    multiple=True,
+    help="File or directory (repeatable); - for stdin.",
+)
+@click.option(
+    "-o", "--output", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True
+)
+@click.option(
+    "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
+)
+@profile_options
+@handle_errors
+def render(
+    paths: tuple[str, ...],
+    filenames: tuple[str, ...],
+    output: str,
+    lws: bool,
+    provider: str | None,
+    grove: bool,
+    lpx: bool,
+    checkpoint: bool,
+    discovery: str,
+) -> None:
+    """Preview the children the operator will create from each graph, offline.
+
+    Component path: a DynamoComponentDeployment per component, its Deployment (or
+    LeaderWorkerSet for multinode) and Services. Grove path: the PodCliqueSet and Services.
+    Both: scaling adapters, model Services, GPU memory service claim templates. Worker names
+    carry a worker hash computed offline (marked as a preview). What the operator injects
+    that cannot be known offline is listed in the kubectl-dgd.nvidia.com/not-shown annotation.
+    Documents that are not graphs are ignored. Exit 0 ok, 1 the operator would fail to
+    reconcile, 2 bad input.
+
+    \b
+    Examples:
+      kubectl dgd render -f graph.yaml
+      kubectl dgd render -f graph.yaml --provider component --discovery kubernetes
+      kubectl dgd render -f graph.yaml -o json | jq '.items[].metadata.name'
+    """
+    from dataclasses import replace
+
+    from kubectl_dgd.errors import UsageError
+    from kubectl_dgd.output.render import render_json, render_yaml
+    from kubectl_dgd.usecases.render import render_paths
+
+    inputs = list(paths) + list(filenames)
+    if not inputs:
+        raise UsageError("no input: give files, directories, -f PATH or - for standard input")
+    profile = replace(make_profile(provider, grove, lpx, checkpoint, discovery), lws=lws)
+    objects = render_paths(inputs, profile)
+    sys.stdout.write(render_json(objects) if output == "json" else render_yaml(objects))

@@ -1,0 +1,51 @@
+"""Render the children the operator will create from a graph, offline (fact sheet §3, recipe §3.9).
+
+``render_graph`` is the one entry point, shared by ``kubectl dgd render`` and the Argo CD plugin.
+What the operator injects that cannot be known offline is listed in an annotation, never guessed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.render.component_path import render_component
+from kubectl_dgd.core.render.context import Graph, RenderError, graph_context
+from kubectl_dgd.core.render.extras import gms_claim_template, scaling_adapter
+from kubectl_dgd.core.render.grove import render_grove
+from kubectl_dgd.core.render.objects import RenderedObject
+from kubectl_dgd.core.render.services import model_services
+from kubectl_dgd.core.render.worker_hash import worker_hash
+
+__all__ = ["RenderError", "RenderedObject", "render_graph"]
+
+
+def render_graph(obj: dict[str, Any], profile: Profile) -> list[RenderedObject]:
+    """The graph's children, sorted by source, kind and name. Raises RenderError when the
+    operator would fail to reconcile the graph."""
+    graph = graph_context(obj, profile)
+    hashed = worker_hash(graph)
+    objects = (
+        render_grove(graph, hashed) if graph.provider == "grove" else _component_path(graph, hashed)
+    )
+    for component in graph.components:
+        source = f"{graph.name}/{component.get('name')}"
+        if "scalingAdapter" in component and component.get("scalingAdapter") is not None:
+            objects.append(RenderedObject(source, scaling_adapter(graph, component)))
+        claim = gms_claim_template(graph, component)
+        if claim is not None:
+            objects.append(RenderedObject(source, claim))
+    for name, service in model_services(graph).items():
+        objects.append(RenderedObject(f"{graph.name}/{name}", service))
+    return sorted(objects, key=RenderedObject.sort_key)
+
+
+def _component_path(graph: Graph, hashed: str | None) -> list[RenderedObject]:
+    if any(c.get("type") == "lpx" for c in graph.components):
+        raise RenderError(
+            f'{graph.name}: spec.components: Forbidden: requires the Grove pathway, but workload provider "component" is selected'
+        )
+    objects: list[RenderedObject] = []
+    for component in graph.components:
+        objects.extend(render_component(graph, component, hashed))
+    return objects

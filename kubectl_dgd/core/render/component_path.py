@@ -1,0 +1,118 @@
+"""The component pathway: DCD -> Deployment or LeaderWorkerSet, plus Services (§3.2, §3.9 step 4)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kubectl_dgd.core.render.context import Graph, RenderError, is_multinode, is_worker, node_count
+from kubectl_dgd.core.render.dcd import build_dcd
+from kubectl_dgd.core.render.objects import (
+    HASH_PREVIEW,
+    NOT_SHOWN_ANNOTATION,
+    PREVIEW_ANNOTATION,
+    RenderedObject,
+    metadata,
+)
+from kubectl_dgd.core.render.podtemplate import LABEL_SELECTOR, not_shown
+from kubectl_dgd.core.render.services import component_service, wants_service
+
+MAX_SURGE_ANNOTATION = "nvidia.com/deployment-rolling-update-max-surge"
+MAX_UNAVAILABLE_ANNOTATION = "nvidia.com/deployment-rolling-update-max-unavailable"
+STRATEGY_ANNOTATION = "nvidia.com/deployment-strategy"
+LWS_API_VERSION = "leaderworkerset.x-k8s.io/v1"
+
+
+def render_component(
+    graph: Graph, component: dict[str, Any], worker_hash: str | None
+) -> list[RenderedObject]:
+    source = f"{graph.name}/{component.get('name')}"
+    dcd = build_dcd(graph, component, worker_hash)
+    preview = {PREVIEW_ANNOTATION: HASH_PREVIEW} if is_worker(component) and worker_hash else {}
+    if preview:
+        annotations = {**dcd["metadata"].get("annotations", {}), **preview}
+        dcd["metadata"]["annotations"] = dict(sorted(annotations.items()))
+    name = dcd["metadata"]["name"]
+    hidden = {NOT_SHOWN_ANNOTATION: not_shown(graph, component)}
+    if is_multinode(component):
+        if not graph.lws:
+            raise RenderError(
+                f"{graph.name}: the operator would fail to reconcile: no multinode orchestrator available "
+                f"(component {component.get('name')} is multinode and LeaderWorkerSet is disabled)"
+            )
+        backing = leader_worker_set(graph, component, dcd, {**preview, **hidden})
+    else:
+        backing = deployment(graph, component, dcd, {**preview, **hidden})
+    result = [RenderedObject(source, dcd), RenderedObject(source, backing)]
+    if wants_service(graph, component):
+        service = component_service(graph, component, name)
+        if preview:
+            service["metadata"]["annotations"] = {
+                **service["metadata"].get("annotations", {}),
+                **preview,
+            }
+        result.append(RenderedObject(source, service))
+    return result
+
+
+def _int_or_percent(value: str) -> int | str:
+    return int(value) if value.strip().isdigit() else value
+
+
+def deployment_strategy(template_annotations: dict[str, str]) -> dict[str, Any]:
+    if template_annotations.get(STRATEGY_ANNOTATION) == "Recreate":
+        return {"type": "Recreate"}
+    surge = template_annotations.get(MAX_SURGE_ANNOTATION, "25%")
+    unavailable = template_annotations.get(MAX_UNAVAILABLE_ANNOTATION, "25%")
+    return {
+        "type": "RollingUpdate",
+        "rollingUpdate": {
+            "maxSurge": _int_or_percent(surge),
+            "maxUnavailable": _int_or_percent(unavailable),
+        },
+    }
+
+
+def deployment(
+    graph: Graph, component: dict[str, Any], dcd: dict[str, Any], annotations: dict[str, str]
+) -> dict[str, Any]:
+    name = dcd["metadata"]["name"]
+    template = dcd["spec"]["podTemplate"]
+    pod_labels = dict(sorted({**template["metadata"]["labels"], LABEL_SELECTOR: name}.items()))
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": metadata(name, graph.namespace, dcd["metadata"].get("labels"), annotations),
+        "spec": {
+            "replicas": component.get("replicas", 1),
+            "selector": {"matchLabels": {LABEL_SELECTOR: name}},
+            "strategy": deployment_strategy(template["metadata"].get("annotations", {})),
+            "template": {
+                "metadata": {**template["metadata"], "labels": pod_labels},
+                "spec": template["spec"],
+            },
+        },
+    }
+
+
+def leader_worker_set(
+    graph: Graph, component: dict[str, Any], dcd: dict[str, Any], annotations: dict[str, str]
+) -> dict[str, Any]:
+    """``<dcd>-0`` with group size = nodeCount; leader and workers share the component's template."""
+    name = dcd["metadata"]["name"]
+    template = dcd["spec"]["podTemplate"]
+    return {
+        "apiVersion": LWS_API_VERSION,
+        "kind": "LeaderWorkerSet",
+        "metadata": metadata(
+            f"{name}-0", graph.namespace, dcd["metadata"].get("labels"), annotations
+        ),
+        "spec": {
+            "replicas": component.get("replicas", 1),
+            "leaderWorkerTemplate": {
+                "size": node_count(component),
+                "leaderTemplate": copy.deepcopy(template),
+                "workerTemplate": copy.deepcopy(template),
+            },
+        },
+    }

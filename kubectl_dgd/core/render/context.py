@@ -1,0 +1,123 @@
+"""The facts about one graph that every child needs: names, provider, discovery, backends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_dgd.core.backend import WORKER_TYPES, resolve_backend
+from kubectl_dgd.core.profile import Profile, Provider, decide_provider
+from kubectl_dgd.errors import DgdError
+from kubectl_dgd.exitcodes import Exit
+
+DISCOVERY_BACKEND_ANNOTATION = "nvidia.com/dynamo-discovery-backend"
+
+
+class RenderError(DgdError):
+    """The operator would fail to reconcile this graph (its Ready reason and message)."""
+
+    exit_code = Exit.FAILED
+
+
+def mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def items(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+@dataclass
+class Graph:
+    obj: dict[str, Any]
+    name: str
+    namespace: str
+    annotations: dict[str, str]
+    spec: dict[str, Any]
+    components: list[dict[str, Any]]
+    provider: Provider
+    kubernetes_discovery: bool
+    lws: bool
+    backends: dict[str, str | None] = field(default_factory=dict)
+
+    @property
+    def has_epp(self) -> bool:
+        return any(c.get("type") == "epp" for c in self.components)
+
+    @property
+    def restart_id(self) -> str | None:
+        restart_id = mapping(self.spec.get("restart")).get("id")
+        return str(restart_id) if restart_id else None
+
+
+def is_worker(component: dict[str, Any]) -> bool:
+    return component.get("type") in WORKER_TYPES
+
+
+def is_multinode(component: dict[str, Any]) -> bool:
+    node_count = mapping(component.get("multinode")).get("nodeCount", 2)
+    return "multinode" in component and isinstance(node_count, int) and node_count > 1
+
+
+def node_count(component: dict[str, Any]) -> int:
+    value = mapping(component.get("multinode")).get("nodeCount", 2)
+    return value if isinstance(value, int) else 2
+
+
+def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
+    """Read the graph as the operator will have it: mutating defaults applied (§2.0)."""
+    meta = mapping(obj.get("metadata"))
+    annotations = {str(k): str(v) for k, v in mapping(meta.get("annotations")).items()}
+    # A saved live object (it has a uid) keeps its stored provider; a new one gets the webhook's.
+    provider = decide_provider(annotations, profile, creating=not meta.get("uid"))
+    spec = mapping(obj.get("spec"))
+    components = [_defaulted(c, provider) for c in items(spec.get("components"))]
+    discovery = annotations.get(DISCOVERY_BACKEND_ANNOTATION, "").lower() == "kubernetes"
+    graph = Graph(
+        obj=obj,
+        name=str(meta.get("name") or ""),
+        namespace=str(meta.get("namespace") or "default"),
+        annotations=annotations,
+        spec=spec,
+        components=components,
+        provider=provider,
+        kubernetes_discovery=profile.kubernetes_discovery or discovery,
+        lws=profile.lws,
+    )
+    graph.backends = _backends(graph)
+    return graph
+
+
+def _defaulted(component: dict[str, Any], provider: Provider) -> dict[str, Any]:
+    result = dict(component)
+    if result.get("replicas") is None and result.get("type") != "lpx":
+        result["replicas"] = 1
+    if provider == "grove" and result.get("minAvailable") is None:
+        result["minAvailable"] = 1
+    return result
+
+
+def _backends(graph: Graph) -> dict[str, str | None]:
+    """Each component's backend (§7): detected > explicit > none; conflicts fail reconciliation."""
+    explicit = graph.spec.get("backendFramework")
+    explicit = str(explicit) if explicit else None
+    result: dict[str, str | None] = {}
+    for component in graph.components:
+        if not is_worker(component):
+            continue
+        resolution = resolve_backend(component, explicit)
+        if resolution.error:
+            raise RenderError(
+                f"{graph.name}: the operator would fail to reconcile: {resolution.error}"
+            )
+        result[str(component.get("name"))] = resolution.framework
+    workers = sorted({b for b in result.values() if b})
+    if explicit is None and len(workers) > 1:
+        raise RenderError(
+            f"{graph.name}: the operator would fail to reconcile: multiple backend frameworks detected "
+            f"for generated DynamoComponentDeployments: {workers[0]} and {workers[1]}"
+        )
+    graph_backend = explicit or (workers[0] if workers else None)
+    for component in graph.components:
+        result.setdefault(str(component.get("name")), graph_backend)
+    return result

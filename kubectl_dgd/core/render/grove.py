@@ -1,0 +1,207 @@
+"""The Grove pathway: one PodCliqueSet per graph, and Services (§3.5, recipe §3.9 step 5)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kubectl_dgd.core.render.context import Graph, is_multinode, is_worker, mapping, node_count
+from kubectl_dgd.core.render.naming import child_name, pcs_name
+from kubectl_dgd.core.render.objects import (
+    HASH_PREVIEW,
+    NOT_SHOWN_ANNOTATION,
+    NOTE_ANNOTATION,
+    PREVIEW_ANNOTATION,
+    RenderedObject,
+    metadata,
+)
+from kubectl_dgd.core.render.podtemplate import LABEL_GRAPH, not_shown, pod_template
+from kubectl_dgd.core.render.services import component_service, wants_service
+
+PCS_API_VERSION = "grove.io/v1alpha1"
+UPDATE_STRATEGY_ANNOTATION = "nvidia.com/grove-update-strategy"
+LEADER_SUFFIX = "-ldr"
+WORKER_SUFFIX = "-wkr"
+
+
+def uses_scaling_group(component: dict[str, Any]) -> bool:
+    forced = mapping(mapping(component.get("experimental")).get("grove")).get("forceScalingGroup")
+    return is_multinode(component) or forced is True
+
+
+def clique_names(component: dict[str, Any]) -> list[str]:
+    name = str(component.get("name")).lower()
+    if is_multinode(component):
+        return [name + LEADER_SUFFIX, name + WORKER_SUFFIX]
+    return [name]
+
+
+def name_budget(component: dict[str, Any]) -> int:
+    """Characters a component needs in pod names: its name, plus its longest clique in a PCSG."""
+    name = str(component.get("name")).lower()
+    if uses_scaling_group(component):
+        return len(name) + max(len(c) for c in clique_names(component))
+    return len(name)
+
+
+def topology(graph: Graph, component: dict[str, Any]) -> dict[str, Any] | None:
+    """A component's own constraint; it names the topology only when the graph has no packing
+    constraint to inherit from. Components without one inherit the PodCliqueSet's."""
+    domain = mapping(component.get("topologyConstraint")).get("packDomain")
+    if not domain:
+        return None
+    constraint: dict[str, Any] = {"packDomain": domain}
+    spec_constraint = mapping(graph.spec.get("topologyConstraint"))
+    if spec_constraint and not spec_constraint.get("packDomain"):
+        constraint = {"topologyName": spec_constraint.get("clusterTopologyName"), **constraint}
+    return constraint
+
+
+def _override(target: dict[str, Any], override: Any) -> None:
+    """Apply a providerOverride value: mappings merge key by key, anything else replaces."""
+    for key, value in mapping(mapping(override).get("value")).items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _override(target[key], {"value": value})
+        else:
+            target[key] = copy.deepcopy(value)
+
+
+def _clique(
+    name: str, template: dict[str, Any], replicas: Any, min_available: Any, hidden: str
+) -> dict[str, Any]:
+    annotations = {**template["metadata"].get("annotations", {}), NOT_SHOWN_ANNOTATION: hidden}
+    return {
+        "name": name,
+        "labels": template["metadata"]["labels"],
+        "annotations": dict(sorted(annotations.items())),
+        "spec": {
+            "roleName": name,
+            "replicas": replicas,
+            "minAvailable": min_available,
+            "podSpec": template["spec"],
+        },
+    }
+
+
+def _starts_after(
+    graph: Graph, component: dict[str, Any], leader: dict[str, Any], worker: dict[str, Any]
+) -> None:
+    """vLLM and SGLang workers start after their leader; TRT-LLM's leader after its workers."""
+    backend = graph.backends.get(str(component.get("name")))
+    if backend in ("vllm", "sglang"):
+        worker["spec"]["startsAfter"] = [leader["name"]]
+    elif backend == "trtllm":
+        leader["spec"]["startsAfter"] = [worker["name"]]
+
+
+def component_cliques(
+    graph: Graph, component: dict[str, Any], worker_hash: str | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The cliques of one component, and its PodCliqueScalingGroup when it uses one."""
+    name = str(component.get("name")).lower()
+    template = pod_template(graph, component, worker_hash)
+    hidden = not_shown(graph, component)
+    replicas = component.get("replicas", 1)
+    min_available = component.get("minAvailable", 1)
+    constraint = topology(graph, component)
+    if is_multinode(component):
+        nodes = node_count(component)
+        leader = _clique(name + LEADER_SUFFIX, template, 1, 1, hidden)
+        worker = _clique(
+            name + WORKER_SUFFIX, copy.deepcopy(template), nodes - 1, nodes - 1, hidden
+        )
+        _starts_after(graph, component, leader, worker)
+        multinode = mapping(component.get("multinode"))
+        _override(leader, mapping(multinode.get("leader")).get("providerOverride"))
+        _override(worker, mapping(multinode.get("worker")).get("providerOverride"))
+        cliques = [leader, worker]
+    elif uses_scaling_group(component):
+        cliques = [_clique(name, template, 1, 1, hidden)]
+    else:
+        clique = _clique(name, template, replicas, min_available, hidden)
+        if constraint:
+            clique["topologyConstraint"] = constraint
+        _override(clique, component.get("providerOverride"))
+        return [clique], None
+    group: dict[str, Any] = {
+        "name": name,
+        "cliqueNames": [c["name"] for c in cliques],
+        "replicas": replicas,
+        "minAvailable": min_available,
+    }
+    if constraint:
+        group["topologyConstraint"] = constraint
+    _override(group, component.get("providerOverride"))
+    return cliques, group
+
+
+def render_grove(graph: Graph, worker_hash: str | None) -> list[RenderedObject]:
+    components = [c for c in graph.components if c.get("type") != "lpx"]
+    cliques: list[dict[str, Any]] = []
+    groups: list[dict[str, Any]] = []
+    for component in components:
+        own, group = component_cliques(graph, component, worker_hash)
+        cliques.extend(own)
+        if group:
+            groups.append(group)
+    template: dict[str, Any] = {"cliques": cliques}
+    if groups:
+        template["podCliqueScalingGroups"] = groups
+    explicit = any("startsAfter" in c["spec"] for c in cliques)
+    template["startupType"] = "Explicit" if explicit else "AnyOrder"
+    template["headlessServiceConfig"] = {"publishNotReadyAddresses": True}
+    if graph.spec.get("priorityClassName"):
+        template["priorityClassName"] = graph.spec["priorityClassName"]
+    spec_constraint = mapping(graph.spec.get("topologyConstraint"))
+    if spec_constraint.get("packDomain"):
+        template["topologyConstraint"] = {
+            "topologyName": spec_constraint.get("clusterTopologyName"),
+            "packDomain": spec_constraint["packDomain"],
+        }
+    pcs_spec: dict[str, Any] = {"replicas": 1}
+    if UPDATE_STRATEGY_ANNOTATION in graph.annotations:
+        pcs_spec["updateStrategy"] = {"type": graph.annotations[UPDATE_STRATEGY_ANNOTATION]}
+    pcs_spec["template"] = template
+    pcs = {
+        "apiVersion": PCS_API_VERSION,
+        "kind": "PodCliqueSet",
+        "metadata": metadata(
+            pcs_name(graph.name, [name_budget(c) for c in components]),
+            graph.namespace,
+            labels={**_strings(graph.spec.get("labels")), LABEL_GRAPH: graph.name},
+            annotations={
+                **_strings(graph.spec.get("annotations")),
+                **_pcs_notes(graph, worker_hash),
+            },
+        ),
+        "spec": pcs_spec,
+    }
+    _override(pcs, graph.spec.get("providerOverride"))
+    result = [RenderedObject(graph.name, pcs)]
+    for component in components:
+        if wants_service(graph, component):
+            name = child_name(graph.name, str(component.get("name")))
+            result.append(
+                RenderedObject(
+                    f"{graph.name}/{component.get('name')}",
+                    component_service(graph, component, name),
+                )
+            )
+    return result
+
+
+def _pcs_notes(graph: Graph, worker_hash: str | None) -> dict[str, str]:
+    notes = {
+        NOT_SHOWN_ANNOTATION: "terminationDelay and scheduler settings from the operator configuration; "
+        "GPU memory service cliques"
+    }
+    if worker_hash and any(is_worker(c) for c in graph.components):
+        notes[PREVIEW_ANNOTATION] = HASH_PREVIEW
+    lpx = [str(c.get("name")) for c in graph.components if c.get("type") == "lpx"]
+    if lpx:
+        notes[NOTE_ANNOTATION] = f"LPX components are not rendered offline: {', '.join(lpx)}"
+    return notes
+
+
+def _strings(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in mapping(value).items()}

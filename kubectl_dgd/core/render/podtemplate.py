@@ -1,0 +1,148 @@
+"""The pod template the operator builds for a component (fact sheet §3.4, recipe §3.9 step 3).
+
+Order matters and follows the operator: graph env merged into ``main`` (component wins, sorted
+by name); EPP's istio annotation before the graph annotations so a graph-wide value cannot win;
+the five propagated DGD metadata annotations when absent; ``spec.annotations``/``spec.labels`` as
+a low-priority base; system labels last so users cannot override them.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kubectl_dgd.core.containers import MAIN_CONTAINER
+from kubectl_dgd.core.render.context import Graph, is_worker, items, mapping
+from kubectl_dgd.core.render.naming import child_name, runtime_namespace
+
+PROPAGATED_ANNOTATIONS = (
+    "nvidia.com/enable-metrics",
+    "nvidia.com/dynamo-discovery-backend",
+    "nvidia.com/dynamo-kube-discovery-mode",
+    "nvidia.com/dynamo-operator-origin-version",
+    "nvidia.com/vllm-distributed-executor-backend",
+)
+RESTART_AT_ANNOTATION = "nvidia.com/restartAt"
+ISTIO_INJECT_ANNOTATION = "sidecar.istio.io/inject"
+PLANNER_SERVICE_ACCOUNT = "planner-serviceaccount"
+ENABLE_METRICS_ANNOTATION = "nvidia.com/enable-metrics"
+
+LABEL_GRAPH = "nvidia.com/dynamo-graph-deployment-name"
+LABEL_COMPONENT = "nvidia.com/dynamo-component"
+LABEL_COMPONENT_TYPE = "nvidia.com/dynamo-component-type"
+LABEL_COMPONENT_CLASS = "nvidia.com/dynamo-component-class"
+LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
+LABEL_WORKER_HASH = "nvidia.com/dynamo-worker-hash"
+LABEL_SELECTOR = "nvidia.com/selector"
+LABEL_METRICS = "nvidia.com/metrics-enabled"
+LABEL_DISCOVERY_BACKEND = "nvidia.com/dynamo-discovery-backend"
+LABEL_DISCOVERY_ENABLED = "nvidia.com/dynamo-discovery-enabled"
+
+
+def component_namespace(graph: Graph, component: dict[str, Any]) -> str:
+    return runtime_namespace(
+        graph.namespace, graph.name, bool(component.get("globalDynamoNamespace"))
+    )
+
+
+def system_labels(
+    graph: Graph, component: dict[str, Any], worker_hash: str | None
+) -> dict[str, str]:
+    """The labels the operator re-applies last on every pod (and on the DCD)."""
+    name = str(component.get("name"))
+    labels = {LABEL_GRAPH: graph.name, LABEL_COMPONENT: name}
+    if component.get("type"):
+        labels[LABEL_COMPONENT_TYPE] = str(component["type"])
+    if is_worker(component) and graph.has_epp:
+        labels[LABEL_COMPONENT_CLASS] = "worker"
+    labels[LABEL_NAMESPACE] = component_namespace(graph, component)
+    if worker_hash and is_worker(component):
+        labels[LABEL_WORKER_HASH] = worker_hash
+    if graph.kubernetes_discovery:
+        labels[LABEL_DISCOVERY_BACKEND] = "kubernetes"
+        labels[LABEL_DISCOVERY_ENABLED] = "true"
+    return labels
+
+
+def merge_env(graph_env: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Graph env then the container's, by name (the container wins), sorted by name."""
+    merged = {str(e.get("name")): e for e in graph_env}
+    merged.update({str(e.get("name")): e for e in own})
+    return [copy.deepcopy(merged[name]) for name in sorted(merged)]
+
+
+def pod_template(
+    graph: Graph, component: dict[str, Any], worker_hash: str | None, *, restart: bool = True
+) -> dict[str, Any]:
+    """The merged pod template; ``restart=False`` leaves out ``nvidia.com/restartAt`` (the
+    restart controller writes it separately, so it is not part of the worker hash)."""
+    template = copy.deepcopy(mapping(component.get("podTemplate")))
+    meta = mapping(template.get("metadata"))
+    spec = mapping(template.get("spec"))
+    containers = items(spec.get("containers"))
+    main = next((c for c in containers if c.get("name") == MAIN_CONTAINER), None)
+    if main is None:  # the operator creates a main container when there is none
+        main = {"name": MAIN_CONTAINER}
+        containers.append(main)
+    graph_env = items(graph.spec.get("env"))
+    if graph_env:
+        main["env"] = merge_env(graph_env, items(main.get("env")))
+    spec["containers"] = containers
+
+    own_annotations = {str(k): str(v) for k, v in mapping(meta.get("annotations")).items()}
+    if component.get("type") == "epp":
+        own_annotations.setdefault(ISTIO_INJECT_ANNOTATION, "false")
+    for key in PROPAGATED_ANNOTATIONS:
+        if key in graph.annotations:
+            own_annotations.setdefault(key, graph.annotations[key])
+    annotations = {**_strings(graph.spec.get("annotations")), **own_annotations}
+    if restart and graph.restart_id:
+        annotations[RESTART_AT_ANNOTATION] = graph.restart_id
+
+    labels = {**_strings(graph.spec.get("labels")), **_strings(meta.get("labels"))}
+    if graph.provider == "grove":
+        metrics_off = graph.annotations.get(ENABLE_METRICS_ANNOTATION, "").lower() == "false"
+        labels = ({} if metrics_off else {LABEL_METRICS: "true"}) | labels
+        labels[LABEL_SELECTOR] = child_name(graph.name, str(component.get("name")))
+    labels.update(system_labels(graph, component, worker_hash))
+
+    if component.get("type") == "planner":
+        spec["serviceAccountName"] = PLANNER_SERVICE_ACCOUNT
+    meta["labels"] = dict(sorted(labels.items()))
+    if annotations:
+        meta["annotations"] = dict(sorted(annotations.items()))
+    else:
+        meta.pop("annotations", None)
+    return {"metadata": meta, "spec": spec}
+
+
+def not_shown(graph: Graph, component: dict[str, Any]) -> str:
+    """What the operator adds to this component's pods that an offline preview cannot know."""
+    parts = [
+        "operator-injected container defaults (command/args, probes, ports, resources)",
+        "DYN_* and DYNAMO_* env (e.g. DYN_NAMESPACE, DYNAMO_PORT)",
+    ]
+    if is_worker(component):
+        backend = graph.backends.get(str(component.get("name")))
+        parts.append(f"backend-specific flags and env ({backend or 'no backend detected'})")
+        parts.append("DYN_NAMESPACE_WORKER_SUFFIX")
+    if "multinode" in component:
+        parts.append("leader/worker role-specific command, args and env")
+    shm = component.get("sharedMemorySize")
+    if str(shm) != "0":
+        parts.append(f"/dev/shm memory volume ({shm or '8Gi'})")
+    if "compilationCache" in component:
+        parts.append("compilation cache PVC volume and mount")
+    if is_worker(component) and "kvTransferPolicy" in mapping(graph.spec.get("experimental")):
+        parts.append("kvTransferPolicy env (DYN_KV_TRANSFER_*, DYN_TOPOLOGY_*) and topology volume")
+    if "modelRef" in component:
+        parts.append("modelRef labels (nvidia.com/dynamo-base-model*)")
+    if "gpuMemoryService" in mapping(component.get("experimental")):
+        parts.append("GPU memory service containers, claim and toleration")
+    if component.get("type") == "frontend" and graph.provider == "component":
+        parts.append("Ingress/VirtualService from the operator's ingress configuration")
+    return "; ".join(parts)
+
+
+def _strings(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in mapping(value).items()}
