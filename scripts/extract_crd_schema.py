@@ -9,6 +9,7 @@ upstream CRD are applied by ``extend_schema`` below and listed in the output's `
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -41,11 +42,137 @@ def strip_descriptions(node: Any) -> Any:
     return node
 
 
-EXTENSIONS: list[str] = []
+EXTENSIONS: list[str] = [
+    "v1beta1 spec.components[].type: enum value 'lpx'",
+    "v1beta1 spec.components[].lpx: buildId (minLength 1), scheduling.attemptDeadlineSeconds "
+    "(1..9223372036), localPartitions (all | ids; CEL 'set either all: true or ids')",
+    "v1beta1 spec.components[].roles[]: name (lowercase DNS label, 1-63), replicas (min 1), "
+    "providerOverride, podTemplate; list-map keyed by name",
+    "v1beta1 status.components.*: gpusPerEngine, gpusPerReplica (int64, min 0)",
+    "v1beta1 spec CEL: 'spec.restart.strategy.type must be Parallel when the graph contains "
+    "LPX components'",
+    "v1beta1 spec.components[] CEL: 'type is immutable after it is set', 'scalingAdapter is not "
+    "supported when type is lpx', 'replicas must be positive when type is lpx', 'LPX Pod "
+    "templates belong to roles'",
+    "v1beta1 spec.components[] CEL 'minAvailable must be less than or equal to replicas unless "
+    "replicas is 0': an LPX component without replicas passes (LPX replicas are not defaulted)",
+]
+
+DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+IS_LPX = "has(self.type) && self.type == 'lpx'"
+MIN_AVAILABLE_MESSAGE = "minAvailable must be less than or equal to replicas unless replicas is 0"
+
+LPX_RULES: list[dict[str, Any]] = [
+    {
+        "rule": "!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)",
+        "message": "type is immutable after it is set",
+    },
+    {
+        "rule": f"!({IS_LPX}) || !has(self.scalingAdapter)",
+        "message": "scalingAdapter is not supported when type is lpx",
+    },
+    {
+        "rule": f"!({IS_LPX}) || !has(self.replicas) || self.replicas > 0",
+        "message": "replicas must be positive when type is lpx",
+    },
+    {
+        "rule": f"!({IS_LPX}) || !has(self.podTemplate)",
+        "message": "LPX Pod templates belong to roles",
+    },
+]
+
+RESTART_PARALLEL_FOR_LPX: dict[str, Any] = {
+    "rule": "!has(self.restart) || !has(self.components) || "
+    "!self.components.exists(c, has(c.type) && c.type == 'lpx') || "
+    "(has(self.restart.strategy) && has(self.restart.strategy.type) && "
+    "self.restart.strategy.type == 'Parallel')",
+    "message": "spec.restart.strategy.type must be Parallel when the graph contains LPX components",
+}
+
+
+def _lpx_block() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "buildId": {"type": "string", "minLength": 1},
+            "scheduling": {
+                "type": "object",
+                "properties": {
+                    "attemptDeadlineSeconds": {
+                        "type": "integer",
+                        "format": "int64",
+                        "minimum": 1,
+                        "maximum": 9223372036,
+                    }
+                },
+            },
+            "localPartitions": {
+                "type": "object",
+                "properties": {
+                    "all": {"type": "boolean"},
+                    # The id type is not published; accept numbers and names alike.
+                    "ids": {
+                        "type": "array",
+                        "items": {"x-kubernetes-int-or-string": True},
+                        "x-kubernetes-list-type": "set",
+                    },
+                },
+                "x-kubernetes-validations": [
+                    {
+                        "rule": "(has(self.all) && self.all) != (has(self.ids) && size(self.ids) > 0)",
+                        "message": "set either all: true or ids",
+                    }
+                ],
+            },
+        },
+    }
+
+
+def _roles(component: dict[str, Any]) -> dict[str, Any]:
+    props = component["properties"]
+    return {
+        "type": "array",
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["name"],
+        "items": {
+            "type": "object",
+            "required": ["name"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": DNS_LABEL},
+                "replicas": {"type": "integer", "format": "int32", "minimum": 1},
+                "providerOverride": copy.deepcopy(props["providerOverride"]),
+                "podTemplate": copy.deepcopy(props["podTemplate"]),
+            },
+        },
+    }
 
 
 def extend_schema(versions: list[dict[str, Any]]) -> None:
-    """Additions for the LPX-era operator that the upstream CRD predates (none yet)."""
+    """Additions for the LPX-era operator that the upstream CRD predates (listed in EXTENSIONS)."""
+    for version in versions:
+        if version["name"] != "v1beta1":
+            continue
+        root = version["schema"]["openAPIV3Schema"]
+        spec = root["properties"]["spec"]
+        component = spec["properties"]["components"]["items"]
+        props = component["properties"]
+        if "lpx" not in props["type"]["enum"]:
+            props["type"]["enum"].append("lpx")
+        props["lpx"] = _lpx_block()
+        props["roles"] = _roles(component)
+        rules = component.setdefault("x-kubernetes-validations", [])
+        for rule in rules:
+            if rule.get("message") == MIN_AVAILABLE_MESSAGE:
+                rule["rule"] = f"(({IS_LPX}) && !has(self.replicas)) || " + rule["rule"]
+        rules.extend(r for r in LPX_RULES if r not in rules)
+        spec_rules = spec.setdefault("x-kubernetes-validations", [])
+        if RESTART_PARALLEL_FOR_LPX not in spec_rules:
+            spec_rules.append(RESTART_PARALLEL_FOR_LPX)
+        replica_status = root["properties"]["status"]["properties"]["components"][
+            "additionalProperties"
+        ]["properties"]
+        for name in ("gpusPerEngine", "gpusPerReplica"):
+            replica_status[name] = {"type": "integer", "format": "int64", "minimum": 0}
 
 
 def build(crd_path: Path) -> dict[str, Any]:

@@ -93,7 +93,7 @@ class CompiledRule:
 
 
 _RULES: dict[int, tuple[Any, list[CompiledRule]]] = {}
-_BELOW: dict[int, tuple[Any, bool]] = {}
+_RULED: dict[int, tuple[Any, _Ruled]] = {}
 
 
 def compiled_rules(schema: dict[str, Any]) -> list[CompiledRule]:
@@ -107,21 +107,37 @@ def compiled_rules(schema: dict[str, Any]) -> list[CompiledRule]:
     return rules
 
 
-def _has_rules(schema: dict[str, Any], depth: int = 0) -> bool:
-    """Whether the node or anything below it carries rules (cached by identity)."""
-    hit = _BELOW.get(id(schema))
+class _Ruled:
+    """A schema node's rules and the children under which rules live (what the walk visits)."""
+
+    __slots__ = ("additional", "any", "declared", "items", "properties", "rules")
+    any: bool
+
+    def __init__(self, schema: dict[str, Any], depth: int) -> None:
+        self.rules = compiled_rules(schema)
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
+        self.declared = frozenset(props)
+        self.properties = [
+            (k, s) for k, s in props.items() if isinstance(s, dict) and _ruled(s, depth + 1).any
+        ]
+        add = schema.get("additionalProperties")
+        self.additional = add if isinstance(add, dict) and _ruled(add, depth + 1).any else None
+        items = schema.get("items")
+        self.items = items if isinstance(items, dict) and _ruled(items, depth + 1).any else None
+        self.any = bool(self.rules or self.properties or self.additional or self.items)
+
+
+_EMPTY: dict[str, Any] = {}
+
+
+def _ruled(schema: dict[str, Any], depth: int = 0) -> _Ruled:
+    hit = _RULED.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit[1]
-    found = bool(schema.get("x-kubernetes-validations")) and depth < 200
-    if not found and depth < 200:
-        props = schema.get("properties")
-        subs = list(props.values()) if isinstance(props, dict) else []
-        for key in ("items", "additionalProperties"):
-            if isinstance(schema.get(key), dict):
-                subs.append(schema[key])
-        found = any(isinstance(s, dict) and _has_rules(s, depth + 1) for s in subs)
-    _BELOW[id(schema)] = (schema, found)
-    return found
+    result = _Ruled(schema if depth < 200 else _EMPTY, depth)
+    _RULED[id(schema)] = (schema, result)
+    return result
 
 
 _STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
@@ -183,37 +199,35 @@ def _field_path(base: str, relative: str) -> str:
 
 
 class _Run:
-    __slots__ = ("lib", "out", "updating")
+    __slots__ = ("context", "lib", "out", "updating")
 
     def __init__(self, updating: bool) -> None:
         self.lib = cel_env.library()
         self.out: list[Finding] = []
         self.updating = updating
+        # One context per check: registering the functions once costs less than per rule.
+        self.context: Any = self.lib.Context(None, cel_env.EXTENSION_FUNCTIONS)
 
     def walk(self, value: Any, old: Any, schema: dict[str, Any], path: str) -> None:
-        if value is None or not _has_rules(schema):
+        if value is None:
             return
-        if schema.get("x-kubernetes-validations"):
-            for rule in compiled_rules(schema):
-                self.evaluate(rule, value, old, schema, path)
+        ruled = _ruled(schema)
+        for rule in ruled.rules:
+            self.evaluate(rule, value, old, schema, path)
         if isinstance(value, dict):
-            props = schema.get("properties")
-            props = props if isinstance(props, dict) else {}
-            additional = schema.get("additionalProperties")
             old_map = old if isinstance(old, dict) else {}
-            for key, item in value.items():
-                sub = props.get(key)
-                if not isinstance(sub, dict):
-                    sub = additional if isinstance(additional, dict) and key not in props else None
-                if sub is not None:
-                    self.walk(item, old_map.get(key, _MISSING), sub, child(path, str(key)))
-        elif isinstance(value, list):
-            items = schema.get("items")
-            if not isinstance(items, dict):
-                return
+            for key, sub in ruled.properties:
+                if key in value:
+                    self.walk(value[key], old_map.get(key, _MISSING), sub, child(path, key))
+            extra = ruled.additional
+            if extra is not None:
+                for key, item in value.items():
+                    if key not in ruled.declared:
+                        self.walk(item, old_map.get(key, _MISSING), extra, child(path, str(key)))
+        elif isinstance(value, list) and ruled.items is not None:
             olds = self.correlate(value, old, schema)
             for i, item in enumerate(value):
-                self.walk(item, olds[i], items, index(path, i))
+                self.walk(item, olds[i], ruled.items, index(path, i))
 
     @staticmethod
     def correlate(value: list[Any], old: Any, schema: dict[str, Any]) -> list[Any]:
@@ -300,8 +314,9 @@ class _Run:
         """(result, None) or (None, the server-style error text). Never raises."""
         cel_env.EvalErrors.reset()
         try:
-            context = self.lib.Context(variables, cel_env.EXTENSION_FUNCTIONS)
-            result = program.execute(context)
+            for name, value in variables.items():
+                self.context.add_variable(name, value)
+            result = program.execute(self.context)
         except KeyError as err:
             return None, f"no such key: {err.args[0] if err.args else ''}"
         except IndexError as err:

@@ -81,16 +81,20 @@ def _no_overload(name: str) -> Any:
 # --- strings extension (k8s: ext.Strings) -------------------------------------------------
 
 
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_ASCII_UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}
+
+
 def _lower_ascii(s: Any) -> Any:
     if not isinstance(s, str):
         return _no_overload("lowerAscii")
-    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s)
+    return s.lower() if s.isascii() else s.translate(_ASCII_LOWER)
 
 
 def _upper_ascii(s: Any) -> Any:
     if not isinstance(s, str):
         return _no_overload("upperAscii")
-    return "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in s)
+    return s.upper() if s.isascii() else s.translate(_ASCII_UPPER)
 
 
 def _split(s: Any, sep: Any, limit: Any = -1) -> Any:
