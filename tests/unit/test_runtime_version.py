@@ -1,0 +1,53 @@
+"""Runtime version from the main image tag or runtimeVersionOverride (fact sheet §2.3)."""
+
+from __future__ import annotations
+
+import pytest
+import semver
+
+from kubectl_dgd.core.runtime_version import image_tag, parse_runtime_version, resolved_runtime_version
+
+
+@pytest.mark.parametrize(
+    ("image", "tag"),
+    [
+        ("nvcr.io/x/vllm-runtime:1.4.0", "1.4.0"),
+        ("host:5000/img", None),
+        ("host:5000/img:1.5.0", "1.5.0"),
+        ("img@sha256:abcd", None),
+        ("img:1.5.0@sha256:abcd", "1.5.0"),
+        ("img", None),
+    ],
+)
+def test_tag_is_after_the_last_colon_following_the_last_slash(image: str, tag: str | None) -> None:
+    assert image_tag(image) == tag
+
+
+@pytest.mark.parametrize("tag", ["1.4.0", "v1.4.0", "V1.4.0", "1.4.0-rc1", "1.4.0-cuda13", "1.4.0+build.5"])
+def test_semver_tags_parse_to_their_core(tag: str) -> None:
+    assert parse_runtime_version(f"img:{tag}") == semver.Version(1, 4, 0)
+
+
+@pytest.mark.parametrize("tag", ["latest", "main", "sha-abc", "1.4", "cuda13-1.4.0", "0.9.0.post1", "01.4.0"])
+def test_other_tags_do_not_parse(tag: str) -> None:
+    assert parse_runtime_version(f"img:{tag}") is None
+
+
+def _component(image: str, override: str | None = None) -> dict[str, object]:
+    result: dict[str, object] = {"name": "w", "podTemplate": {"spec": {"containers": [{"name": "main", "image": image}]}}}
+    if override is not None:
+        result["runtimeVersionOverride"] = override
+    return result
+
+
+def test_override_is_authoritative_even_when_the_tag_parses() -> None:
+    assert resolved_runtime_version(_component("img:1.5.0", "1.4.2")) == semver.Version(1, 4, 2)
+
+
+def test_non_canonical_override_resolves_to_nothing() -> None:
+    assert resolved_runtime_version(_component("img:1.5.0", "v1.4.2")) is None
+
+
+def test_without_override_the_tag_decides() -> None:
+    assert resolved_runtime_version(_component("img:1.5.0-rc1")) == semver.Version(1, 5, 0)
+    assert resolved_runtime_version({"name": "no-template"}) is None
