@@ -212,14 +212,18 @@ class Cluster:
         """404: say whether the object is missing or the whole CRD is (one discovery call, once)."""
         if target.resource != CRD_NAME:
             return error
-        if self._crd_installed is None:
-            self._crd_installed = self._discover_crd()
         what = target.describe()
-        if not self._crd_installed:
+        if not self.crd_installed():
             return NotFoundError(f"{what} not found: {CRD_MISSING}")
         return NotFoundError(
             f"{what} not found (the {KIND} CRD is installed; check the name and -n)"
         )
+
+    def crd_installed(self) -> bool:
+        """Whether the API serves DGDs (discovery, asked at most once)."""
+        if self._crd_installed is None:
+            self._crd_installed = self._discover_crd()
+        return self._crd_installed
 
     def _discover_crd(self) -> bool:
         try:
@@ -317,13 +321,17 @@ class Cluster:
     # ---- other objects -------------------------------------------------------------------------
 
     def get_crd(self) -> dict[str, Any] | None:
-        """The installed DGD CRD, or None when it is missing."""
+        """The installed DGD CRD, or None when it cannot be read (missing, or no RBAC to read it)."""
         path = f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{CRD_NAME}"
         target = Target("get", "customresourcedefinitions.apiextensions.k8s.io", CRD_NAME)
         try:
             return dict(self._json("GET", path, target))
         except NotFoundError:
             return None
+        except ApiError as err:
+            if err.status == 403:
+                return None
+            raise
 
     def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]:
         """The Events about one graph, oldest first."""

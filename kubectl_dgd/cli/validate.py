@@ -6,7 +6,9 @@ import sys
 
 import click
 
+from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options, style_for
+from kubectl_dgd.cli.options import cluster_options
 from kubectl_dgd.exitcodes import Exit
 
 
@@ -35,8 +37,11 @@ from kubectl_dgd.exitcodes import Exit
 @click.option(
     "-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
+@click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
 @profile_options
 @handle_errors
+@cluster_options()
 def validate(
     paths: tuple[str, ...],
     filenames: tuple[str, ...],
@@ -49,6 +54,9 @@ def validate(
     lpx: bool,
     checkpoint: bool,
     discovery: str,
+    live: bool = False,
+    server_dry_run: bool = False,
+    conn: ConnectionSettings | None = None,
 ) -> None:
     """Check DGD manifests as the API server and the Dynamo operator would admit them.
 
@@ -73,7 +81,16 @@ def validate(
     schemas = schemas_from_file(crd_path) if crd_path else bundled_schemas()
     old = load_old(old_path) if old_path else None
     profile = make_profile(provider, grove, lpx, checkpoint, discovery, strict)
-    report = validate_paths(inputs, schemas, profile, old=old)
+    if live or server_dry_run:
+        from kubectl_dgd.cli.options import connect
+        from kubectl_dgd.usecases.live_validate import validate_live
+
+        cluster = connect(conn or ConnectionSettings())
+        report, note = validate_live(inputs, cluster, profile, schemas, server_dry_run)
+        if note:
+            click.echo(f"warning: {note}", err=True)
+    else:
+        report = validate_paths(inputs, schemas, profile, old=old)
     if output == "json":
         sys.stdout.write(report_json(report))
     else:
