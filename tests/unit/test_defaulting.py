@@ -1,0 +1,90 @@
+"""The mutating webhook's defaults (fact sheet §2.0) as apply_defaults models them."""
+
+from __future__ import annotations
+
+import copy
+
+from kubectl_dgd.adapters.crdfile import bundled_schemas
+from kubectl_dgd.core.defaulting import apply_defaults
+from kubectl_dgd.core.profile import Profile
+from tests.unit.dgd_factory import component, graph, stored, worker
+
+PROVIDER = "nvidia.com/workload-provider"
+
+
+def defaults(obj: dict, profile: Profile = Profile(), old: dict | None = None) -> dict:
+    return apply_defaults(obj, bundled_schemas(), profile, old=old)
+
+
+def test_input_is_never_changed() -> None:
+    obj = graph()
+    before = copy.deepcopy(obj)
+    defaults(obj)
+    assert obj == before
+
+
+def test_create_stamps_grove_when_the_gate_is_on() -> None:
+    assert defaults(graph())["metadata"]["annotations"][PROVIDER] == "grove"
+
+
+def test_create_overwrites_a_user_supplied_provider() -> None:
+    assert defaults(graph(provider="component"))["metadata"]["annotations"][PROVIDER] == "grove"
+
+
+def test_enable_grove_false_selects_the_component_path() -> None:
+    obj = graph()
+    obj["metadata"]["annotations"] = {"nvidia.com/enable-grove": "FALSE"}
+    assert defaults(obj)["metadata"]["annotations"][PROVIDER] == "component"
+
+
+def test_grove_gate_off_selects_the_component_path() -> None:
+    assert defaults(graph(), Profile(grove=False))["metadata"]["annotations"][PROVIDER] == "component"
+
+
+def test_origin_version_is_not_invented() -> None:
+    assert "nvidia.com/dynamo-operator-origin-version" not in defaults(graph())["metadata"]["annotations"]
+
+
+def test_update_keeps_the_stored_provider_when_the_file_omits_it() -> None:
+    old = stored(graph(), "component")
+    assert defaults(graph(), old=old)["metadata"]["annotations"][PROVIDER] == "component"
+
+
+def test_update_keeps_a_different_user_value_for_the_immutability_rule() -> None:
+    old = stored(graph(), "grove")
+    assert defaults(graph(provider="component"), old=old)["metadata"]["annotations"][PROVIDER] == "component"
+
+
+def test_replicas_default_to_one_except_for_lpx() -> None:
+    obj = graph()
+    del worker(obj)["replicas"]
+    obj["spec"]["components"].append(component("accel", "lpx"))
+    result = defaults(obj)["spec"]["components"]
+    assert [c.get("replicas") for c in result] == [1, 1, None]
+
+
+def test_min_available_defaults_to_one_on_grove_only() -> None:
+    assert [c.get("minAvailable") for c in defaults(graph())["spec"]["components"]] == [1, 1]
+    assert [c.get("minAvailable") for c in defaults(graph(), Profile(grove=False))["spec"]["components"]] == [None, None]
+
+
+def test_provider_override_targets_come_from_context() -> None:
+    obj = graph()
+    obj["spec"]["providerOverride"] = {"apiVersion": "grove.io/v1alpha1", "value": {}}
+    worker(obj)["providerOverride"] = {"apiVersion": "grove.io/v1alpha1", "value": {}}
+    worker(obj)["multinode"] = {"nodeCount": 2, "leader": {"providerOverride": {"apiVersion": "grove.io/v1alpha1"}}}
+    result = defaults(obj)
+    assert result["spec"]["providerOverride"]["target"] == "PodCliqueSet"
+    assert worker(result)["providerOverride"]["target"] == "PodCliqueScalingGroupConfig"
+    assert worker(result)["multinode"]["leader"]["providerOverride"]["target"] == "PodCliqueTemplateSpec"
+
+
+def test_single_node_component_override_targets_the_clique() -> None:
+    obj = graph()
+    worker(obj)["providerOverride"] = {"apiVersion": "grove.io/v1alpha1", "target": "", "value": {}}
+    assert worker(defaults(obj))["providerOverride"]["target"] == "PodCliqueTemplateSpec"
+
+
+def test_odd_shapes_do_not_raise() -> None:
+    for odd in ({"apiVersion": "nvidia.com/v1beta1", "metadata": "x"}, {"apiVersion": "nvidia.com/v1beta1", "spec": {"components": [1]}}):
+        defaults(odd)
