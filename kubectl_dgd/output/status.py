@@ -7,7 +7,8 @@ from kubectl_dgd.output.serialize import to_json, to_yaml
 from kubectl_dgd.output.style import PLAIN, Color, Style
 from kubectl_dgd.output.table import Column, render_table
 
-OUTPUTS = ("text", "wide", "json", "yaml")
+OUTPUTS = ("text", "wide", "json", "yaml", "name")
+RESOURCE = "dynamographdeployment.nvidia.com"
 COMPUTED_MARK = "*"
 UNKNOWN_MARK = "?"
 
@@ -37,6 +38,8 @@ def render_status_view(view: StatusView, output: str, style: Style = PLAIN) -> s
         return to_json(view.to_data())
     if output == "yaml":
         return to_yaml(view.to_data())
+    if output == "name":
+        return f"{RESOURCE}/{view.name}\n"
     return render_text(view, wide=output == "wide", style=style)
 
 

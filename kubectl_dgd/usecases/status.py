@@ -61,4 +61,5 @@ def render_status_file(
     if output in ("json", "yaml") and len(views) > 1:
         data = {"items": [v.to_data() for v in views]}
         return to_json(data) if output == "json" else to_yaml(data)
-    return "\n".join(render_status_view(v, output, style) for v in views)
+    separator = "" if output == "name" else "\n"
+    return separator.join(render_status_view(v, output, style) for v in views)
