@@ -66,3 +66,6 @@ def assert_golden(name: str, actual: str) -> None:
 @pytest.fixture
 def examples() -> Path:
     return EXAMPLES
+
+
+from tests.apiserver.fixtures import apiserver  # noqa: E402, F401  (live-cluster tests)

@@ -1,1 +1,0 @@
-from tests.apiserver.fixtures import apiserver  # noqa: F401
