@@ -46,7 +46,9 @@ def graph(name: str = "test-graph", *, provider: str | None = None) -> dict[str,
 def stored(obj: dict[str, Any], provider: str = "grove") -> dict[str, Any]:
     """``obj`` as the API server stores it after create: provider stamped by the operator."""
     result = copy.deepcopy(obj)
-    result.setdefault("metadata", {}).setdefault("annotations", {})["nvidia.com/workload-provider"] = provider
+    result.setdefault("metadata", {}).setdefault("annotations", {})[
+        "nvidia.com/workload-provider"
+    ] = provider
     return result
 
 

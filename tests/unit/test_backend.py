@@ -9,7 +9,9 @@ import pytest
 from kubectl_dgd.core.backend import detect, detect_backend, resolve_backend
 
 
-def worker(command: list[str] | None = None, args: list[str] | None = None, type_: str = "worker") -> dict[str, Any]:
+def worker(
+    command: list[str] | None = None, args: list[str] | None = None, type_: str = "worker"
+) -> dict[str, Any]:
     main: dict[str, Any] = {"name": "main", "image": "img:1.5.0"}
     if command is not None:
         main["command"] = command
@@ -29,9 +31,19 @@ def worker(command: list[str] | None = None, args: list[str] | None = None, type
         (["sh", "-c"], ["python -m foo | dynamo.vllm"], None),
         (None, None, None),
     ],
-    ids=["python -m", "python3.12 -u", "sh -c", "split command and args", "bare module", "after a pipe", "no command"],
+    ids=[
+        "python -m",
+        "python3.12 -u",
+        "sh -c",
+        "split command and args",
+        "bare module",
+        "after a pipe",
+        "no command",
+    ],
 )
-def test_detects_the_framework_like_the_operator(command: list[str] | None, args: list[str] | None, expected: str | None) -> None:
+def test_detects_the_framework_like_the_operator(
+    command: list[str] | None, args: list[str] | None, expected: str | None
+) -> None:
     assert detect_backend(worker(command, args)) == expected
 
 
@@ -46,19 +58,30 @@ def test_several_frameworks_are_reported_as_ambiguous() -> None:
 
 def test_mismatch_is_the_operator_reconcile_error() -> None:
     result = resolve_backend(worker(["python3", "-m", "dynamo.vllm"]), "sglang")
-    assert result.error == 'backend framework mismatch: detected "vllm" from command but explicitly configured as "sglang"'
+    assert (
+        result.error
+        == 'backend framework mismatch: detected "vllm" from command but explicitly configured as "sglang"'
+    )
 
 
 def test_explicit_value_wins_over_an_ambiguous_command() -> None:
-    result = resolve_backend(worker(["sh", "-c"], ["python -m dynamo.vllm; python -m dynamo.sglang"]), "vllm")
+    result = resolve_backend(
+        worker(["sh", "-c"], ["python -m dynamo.vllm; python -m dynamo.sglang"]), "vllm"
+    )
     assert (result.framework, result.error) == ("vllm", None)
 
 
 def test_ambiguous_without_explicit_value_is_an_error() -> None:
-    result = resolve_backend(worker(["sh", "-c"], ["python -m dynamo.vllm && python -m dynamo.sglang"]), None)
+    result = resolve_backend(
+        worker(["sh", "-c"], ["python -m dynamo.vllm && python -m dynamo.sglang"]), None
+    )
     assert result.error == "multiple backend frameworks detected from command: vllm, sglang"
 
 
 def test_detection_never_raises_on_odd_shapes() -> None:
-    for odd in ({}, {"type": "worker", "podTemplate": 3}, {"type": "worker", "podTemplate": {"spec": {"containers": [1]}}}):
+    for odd in (
+        {},
+        {"type": "worker", "podTemplate": 3},
+        {"type": "worker", "podTemplate": {"spec": {"containers": [1]}}},
+    ):
         assert detect_backend(odd) is None

@@ -10,9 +10,10 @@ from kubectl_dgd.core.profile import Profile
 from tests.unit.dgd_factory import component, graph, stored, worker
 
 PROVIDER = "nvidia.com/workload-provider"
+DEFAULT = Profile()
 
 
-def defaults(obj: dict, profile: Profile = Profile(), old: dict | None = None) -> dict:
+def defaults(obj: dict, profile: Profile = DEFAULT, old: dict | None = None) -> dict:
     return apply_defaults(obj, bundled_schemas(), profile, old=old)
 
 
@@ -38,11 +39,16 @@ def test_enable_grove_false_selects_the_component_path() -> None:
 
 
 def test_grove_gate_off_selects_the_component_path() -> None:
-    assert defaults(graph(), Profile(grove=False))["metadata"]["annotations"][PROVIDER] == "component"
+    assert (
+        defaults(graph(), Profile(grove=False))["metadata"]["annotations"][PROVIDER] == "component"
+    )
 
 
 def test_origin_version_is_not_invented() -> None:
-    assert "nvidia.com/dynamo-operator-origin-version" not in defaults(graph())["metadata"]["annotations"]
+    assert (
+        "nvidia.com/dynamo-operator-origin-version"
+        not in defaults(graph())["metadata"]["annotations"]
+    )
 
 
 def test_update_keeps_the_stored_provider_when_the_file_omits_it() -> None:
@@ -52,7 +58,10 @@ def test_update_keeps_the_stored_provider_when_the_file_omits_it() -> None:
 
 def test_update_keeps_a_different_user_value_for_the_immutability_rule() -> None:
     old = stored(graph(), "grove")
-    assert defaults(graph(provider="component"), old=old)["metadata"]["annotations"][PROVIDER] == "component"
+    assert (
+        defaults(graph(provider="component"), old=old)["metadata"]["annotations"][PROVIDER]
+        == "component"
+    )
 
 
 def test_replicas_default_to_one_except_for_lpx() -> None:
@@ -65,18 +74,26 @@ def test_replicas_default_to_one_except_for_lpx() -> None:
 
 def test_min_available_defaults_to_one_on_grove_only() -> None:
     assert [c.get("minAvailable") for c in defaults(graph())["spec"]["components"]] == [1, 1]
-    assert [c.get("minAvailable") for c in defaults(graph(), Profile(grove=False))["spec"]["components"]] == [None, None]
+    assert [
+        c.get("minAvailable") for c in defaults(graph(), Profile(grove=False))["spec"]["components"]
+    ] == [None, None]
 
 
 def test_provider_override_targets_come_from_context() -> None:
     obj = graph()
     obj["spec"]["providerOverride"] = {"apiVersion": "grove.io/v1alpha1", "value": {}}
     worker(obj)["providerOverride"] = {"apiVersion": "grove.io/v1alpha1", "value": {}}
-    worker(obj)["multinode"] = {"nodeCount": 2, "leader": {"providerOverride": {"apiVersion": "grove.io/v1alpha1"}}}
+    worker(obj)["multinode"] = {
+        "nodeCount": 2,
+        "leader": {"providerOverride": {"apiVersion": "grove.io/v1alpha1"}},
+    }
     result = defaults(obj)
     assert result["spec"]["providerOverride"]["target"] == "PodCliqueSet"
     assert worker(result)["providerOverride"]["target"] == "PodCliqueScalingGroupConfig"
-    assert worker(result)["multinode"]["leader"]["providerOverride"]["target"] == "PodCliqueTemplateSpec"
+    assert (
+        worker(result)["multinode"]["leader"]["providerOverride"]["target"]
+        == "PodCliqueTemplateSpec"
+    )
 
 
 def test_single_node_component_override_targets_the_clique() -> None:
@@ -86,5 +103,8 @@ def test_single_node_component_override_targets_the_clique() -> None:
 
 
 def test_odd_shapes_do_not_raise() -> None:
-    for odd in ({"apiVersion": "nvidia.com/v1beta1", "metadata": "x"}, {"apiVersion": "nvidia.com/v1beta1", "spec": {"components": [1]}}):
+    for odd in (
+        {"apiVersion": "nvidia.com/v1beta1", "metadata": "x"},
+        {"apiVersion": "nvidia.com/v1beta1", "spec": {"components": [1]}},
+    ):
         defaults(odd)

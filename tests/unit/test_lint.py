@@ -26,7 +26,10 @@ def test_backend_framework_disagreeing_with_the_command() -> None:
     obj = graph()
     main_of(worker(obj))["command"] = ["python3", "-m", "dynamo.sglang"]
     assert codes(obj) == [("backend-mismatch", "spec.components[1]")]
-    assert 'backend framework mismatch: detected "sglang" from command but explicitly configured as "vllm"' in messages(obj)[0]
+    assert (
+        'backend framework mismatch: detected "sglang" from command but explicitly configured as "vllm"'
+        in messages(obj)[0]
+    )
 
 
 def test_matching_backend_framework_is_quiet() -> None:
@@ -47,11 +50,26 @@ def test_workers_naming_different_frameworks_without_an_explicit_value() -> None
     obj = graph()
     obj["spec"].pop("backendFramework")
     main_of(worker(obj))["command"] = ["python3", "-m", "dynamo.vllm"]
-    prefill = {"name": "prefill", "type": "prefill", "podTemplate": {"spec": {"containers": [
-        {"name": "main", "image": "img:1.5.0", "command": ["python3", "-m", "dynamo.sglang"]}]}}}
+    prefill = {
+        "name": "prefill",
+        "type": "prefill",
+        "podTemplate": {
+            "spec": {
+                "containers": [
+                    {
+                        "name": "main",
+                        "image": "img:1.5.0",
+                        "command": ["python3", "-m", "dynamo.sglang"],
+                    }
+                ]
+            }
+        },
+    }
     obj["spec"]["components"].append(prefill)
     assert codes(obj) == [("backend-multiple", "spec.backendFramework")]
-    assert messages(obj)[0].endswith("multiple backend frameworks detected for generated DynamoComponentDeployments: sglang and vllm")
+    assert messages(obj)[0].endswith(
+        "multiple backend frameworks detected for generated DynamoComponentDeployments: sglang and vllm"
+    )
 
 
 def test_restart_block_in_a_file_that_creates_the_graph() -> None:
@@ -89,14 +107,19 @@ def test_env_reference_to_a_variable_sorted_later() -> None:
     obj = graph()
     obj["spec"]["env"] = [{"name": "ZONE", "value": "a"}]
     main_of(worker(obj))["env"] = [{"name": "URL", "value": "http://$(ZONE)"}]
-    assert codes(obj) == [("env-order-reference", "spec.components[1].podTemplate.spec.containers[0].env[0].value")]
+    assert codes(obj) == [
+        ("env-order-reference", "spec.components[1].podTemplate.spec.containers[0].env[0].value")
+    ]
     assert messages(obj)[0].startswith("$(ZONE) is not expanded in URL")
 
 
 def test_env_reference_to_a_variable_sorted_earlier_is_fine() -> None:
     obj = graph()
     obj["spec"]["env"] = [{"name": "A_HOST", "value": "a"}]
-    main_of(worker(obj))["env"] = [{"name": "URL", "value": "http://$(A_HOST)"}, {"name": "LIT", "value": "$$(ZZ)"}]
+    main_of(worker(obj))["env"] = [
+        {"name": "URL", "value": "http://$(A_HOST)"},
+        {"name": "LIT", "value": "$$(ZZ)"},
+    ]
     assert codes(obj) == []
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 import semver
 
-from kubectl_dgd.core.runtime_version import image_tag, parse_runtime_version, resolved_runtime_version
+from kubectl_dgd.core.runtime_version import (
+    image_tag,
+    parse_runtime_version,
+    resolved_runtime_version,
+)
 
 
 @pytest.mark.parametrize(
@@ -23,18 +27,25 @@ def test_tag_is_after_the_last_colon_following_the_last_slash(image: str, tag: s
     assert image_tag(image) == tag
 
 
-@pytest.mark.parametrize("tag", ["1.4.0", "v1.4.0", "V1.4.0", "1.4.0-rc1", "1.4.0-cuda13", "1.4.0+build.5"])
+@pytest.mark.parametrize(
+    "tag", ["1.4.0", "v1.4.0", "V1.4.0", "1.4.0-rc1", "1.4.0-cuda13", "1.4.0+build.5"]
+)
 def test_semver_tags_parse_to_their_core(tag: str) -> None:
     assert parse_runtime_version(f"img:{tag}") == semver.Version(1, 4, 0)
 
 
-@pytest.mark.parametrize("tag", ["latest", "main", "sha-abc", "1.4", "cuda13-1.4.0", "0.9.0.post1", "01.4.0"])
+@pytest.mark.parametrize(
+    "tag", ["latest", "main", "sha-abc", "1.4", "cuda13-1.4.0", "0.9.0.post1", "01.4.0"]
+)
 def test_other_tags_do_not_parse(tag: str) -> None:
     assert parse_runtime_version(f"img:{tag}") is None
 
 
 def _component(image: str, override: str | None = None) -> dict[str, object]:
-    result: dict[str, object] = {"name": "w", "podTemplate": {"spec": {"containers": [{"name": "main", "image": image}]}}}
+    result: dict[str, object] = {
+        "name": "w",
+        "podTemplate": {"spec": {"containers": [{"name": "main", "image": image}]}},
+    }
     if override is not None:
         result["runtimeVersionOverride"] = override
     return result

@@ -95,7 +95,9 @@ def add_extra(obj: dict[str, Any]) -> None:
 
 
 def spec_topology(domain: str) -> Mutation:
-    return lambda obj: obj["spec"].update(topologyConstraint={"clusterTopologyName": "grove-topology", "packDomain": domain})
+    return lambda obj: obj["spec"].update(
+        topologyConstraint={"clusterTopologyName": "grove-topology", "packDomain": domain}
+    )
 
 
 CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
@@ -105,38 +107,57 @@ CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
         "component added",
         none,
         add_extra,
-        ["spec.components: Forbidden: component topology is immutable and cannot be modified after creation: components added: [extra]"],
+        [
+            "spec.components: Forbidden: component topology is immutable and cannot be modified after creation: components added: [extra]"
+        ],
     ),
     (
         "component removed",
         none,
         lambda obj: obj["spec"]["components"].pop(),
-        ["spec.components: Forbidden: component topology is immutable and cannot be modified after creation: components removed: [worker]"],
+        [
+            "spec.components: Forbidden: component topology is immutable and cannot be modified after creation: components removed: [worker]"
+        ],
     ),
     (
         "component add and remove reports both sides",
         none,
-        lambda obj: obj["spec"].update(components=[obj["spec"]["components"][1], component("extra", None, replicas=1)]),
-        ["spec.components: Forbidden: component topology is immutable and cannot be modified after creation: components added: [extra], components removed: [frontend]"],
+        lambda obj: obj["spec"].update(
+            components=[obj["spec"]["components"][1], component("extra", None, replicas=1)]
+        ),
+        [
+            "spec.components: Forbidden: component topology is immutable and cannot be modified after creation: components added: [extra], components removed: [frontend]"
+        ],
     ),
     (
         "single-node to multinode is immutable",
         none,
         on_worker(multinode={"nodeCount": 2}),
-        ['spec.components[1].multinode: Invalid value: {"nodeCount":2}: cannot change node topology between single-node and multi-node after creation'],
+        [
+            'spec.components[1].multinode: Invalid value: {"nodeCount":2}: cannot change node topology between single-node and multi-node after creation'
+        ],
     ),
-    ("node count-only update remains allowed", on_worker(multinode={"nodeCount": 2}), on_worker(multinode={"nodeCount": 3}), []),
+    (
+        "node count-only update remains allowed",
+        on_worker(multinode={"nodeCount": 2}),
+        on_worker(multinode={"nodeCount": 3}),
+        [],
+    ),
     (
         "scaling adapter blocks direct replica changes",
         on_worker(scalingAdapter={}, replicas=2),
         on_worker(scalingAdapter={}, replicas=3),
-        ["spec.components[1].replicas: Forbidden: cannot be modified directly when scaling adapter is enabled; scale or update the related DynamoGraphDeploymentScalingAdapter instead"],
+        [
+            "spec.components[1].replicas: Forbidden: cannot be modified directly when scaling adapter is enabled; scale or update the related DynamoGraphDeploymentScalingAdapter instead"
+        ],
     ),
     (
         "scaling adapter removal cannot bypass replica ownership",
         on_worker(scalingAdapter={}, replicas=2),
         lambda obj: worker(obj).update(replicas=3),
-        ["spec.components[1].replicas: Forbidden: cannot be modified directly when scaling adapter is enabled; scale or update the related DynamoGraphDeploymentScalingAdapter instead"],
+        [
+            "spec.components[1].replicas: Forbidden: cannot be modified directly when scaling adapter is enabled; scale or update the related DynamoGraphDeploymentScalingAdapter instead"
+        ],
     ),
     ("replicas may change without a scaling adapter", none, on_worker(replicas=5), []),
     (
@@ -152,7 +173,9 @@ CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
         "spec topology constraint cannot be added",
         none,
         spec_topology("rack"),
-        [f'spec.topologyConstraint: Invalid value: {{"clusterTopologyName":"grove-topology","packDomain":"rack"}}: {RECREATE_TOPOLOGY}'],
+        [
+            f'spec.topologyConstraint: Invalid value: {{"clusterTopologyName":"grove-topology","packDomain":"rack"}}: {RECREATE_TOPOLOGY}'
+        ],
     ),
     (
         "spec topology constraint cannot be removed",
@@ -164,25 +187,47 @@ CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
         "component topology constraint cannot change",
         chain(spec_topology("zone"), on_worker(topologyConstraint={"packDomain": "rack"})),
         chain(spec_topology("zone"), on_worker(topologyConstraint={"packDomain": "zone"})),
-        [f'spec.components[1].topologyConstraint: Invalid value: {{"packDomain":"zone"}}: {RECREATE_TOPOLOGY}'],
+        [
+            f'spec.components[1].topologyConstraint: Invalid value: {{"packDomain":"zone"}}: {RECREATE_TOPOLOGY}'
+        ],
     ),
     (
         "kv transfer policy cannot be added",
         none,
-        lambda obj: obj["spec"].update(experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone", "domain": "zone"}}),
-        ['spec.experimental.kvTransferPolicy: Invalid value: {"labelKey":"topology.kubernetes.io/zone","domain":"zone"}: is immutable and cannot be added, removed, or changed after creation; delete and recreate the DynamoGraphDeployment to change the KV transfer policy'],
+        lambda obj: obj["spec"].update(
+            experimental={
+                "kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone", "domain": "zone"}
+            }
+        ),
+        [
+            'spec.experimental.kvTransferPolicy: Invalid value: {"labelKey":"topology.kubernetes.io/zone","domain":"zone"}: is immutable and cannot be added, removed, or changed after creation; delete and recreate the DynamoGraphDeployment to change the KV transfer policy'
+        ],
     ),
     (
         "explicit default kv enforcement counts as unchanged",
-        lambda obj: obj["spec"].update(experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone", "domain": "zone"}}),
-        lambda obj: obj["spec"].update(experimental={"kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone", "domain": "zone", "enforcement": "required"}}),
+        lambda obj: obj["spec"].update(
+            experimental={
+                "kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone", "domain": "zone"}
+            }
+        ),
+        lambda obj: obj["spec"].update(
+            experimental={
+                "kvTransferPolicy": {
+                    "labelKey": "topology.kubernetes.io/zone",
+                    "domain": "zone",
+                    "enforcement": "required",
+                }
+            }
+        ),
         [],
     ),
     (
         "inter-pod GMS cannot be toggled on",
         none,
         inter_pod_gms,
-        ['spec.components[1].experimental.gpuMemoryService.mode: Invalid value: "InterPod": the inter-pod GMS layout cannot be toggled after creation; delete and recreate the DynamoGraphDeployment'],
+        [
+            'spec.components[1].experimental.gpuMemoryService.mode: Invalid value: "InterPod": the inter-pod GMS layout cannot be toggled after creation; delete and recreate the DynamoGraphDeployment'
+        ],
     ),
     (
         "inter-pod failover cannot be removed",
@@ -197,61 +242,130 @@ CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
         "inter-pod failover cannot be added",
         inter_pod_gms,
         inter_pod_failover(1),
-        ['spec.components[1].experimental.failover: Invalid value: {"mode":"InterPod","numShadows":1}: inter-pod GMS failover cannot be toggled after creation; delete and recreate the DynamoGraphDeployment'],
+        [
+            'spec.components[1].experimental.failover: Invalid value: {"mode":"InterPod","numShadows":1}: inter-pod GMS failover cannot be toggled after creation; delete and recreate the DynamoGraphDeployment'
+        ],
     ),
     (
         "forceScalingGroup cannot be toggled",
         none,
         on_worker(experimental={"grove": {"forceScalingGroup": True}}),
-        ["spec.components[1].experimental.grove.forceScalingGroup: Invalid value: true: cannot be toggled after creation; delete and recreate the DynamoGraphDeployment to change it"],
+        [
+            "spec.components[1].experimental.grove.forceScalingGroup: Invalid value: true: cannot be toggled after creation; delete and recreate the DynamoGraphDeployment to change it"
+        ],
     ),
-    ("explicit false forceScalingGroup is fine", none, on_worker(experimental={"grove": {"forceScalingGroup": False}}), []),
+    (
+        "explicit false forceScalingGroup is fine",
+        none,
+        on_worker(experimental={"grove": {"forceScalingGroup": False}}),
+        [],
+    ),
     (
         "power annotation cannot be added",
         none,
         power("300"),
-        ['spec.components[1].podTemplate.metadata.annotations[dynamo.nvidia.com/gpu-power-limit]: Invalid value: "300": field is immutable'],
+        [
+            'spec.components[1].podTemplate.metadata.annotations[dynamo.nvidia.com/gpu-power-limit]: Invalid value: "300": field is immutable'
+        ],
     ),
     (
         "power-annotated GPU count is immutable",
         power("300", "1"),
         power("300", "2"),
-        ['spec.components[1].podTemplate.spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "2": field is immutable'],
+        [
+            'spec.components[1].podTemplate.spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "2": field is immutable'
+        ],
     ),
     ("unannotated GPU count may change", gpus("1"), gpus("2"), []),
     (
         "restart id cannot change during an active rolling update",
         with_rollout("InProgress", "old"),
         lambda obj: obj["spec"].update(restart={"id": "new"}),
-        ['spec.restart.id: Invalid value: "new": cannot be changed while a rolling update is InProgress'],
+        [
+            'spec.restart.id: Invalid value: "new": cannot be changed while a rolling update is InProgress'
+        ],
     ),
     (
         "restart id message names the Pending phase",
         with_rollout("Pending", "old"),
         lambda obj: obj["spec"].update(restart={"id": "new"}),
-        ['spec.restart.id: Invalid value: "new": cannot be changed while a rolling update is Pending'],
+        [
+            'spec.restart.id: Invalid value: "new": cannot be changed while a rolling update is Pending'
+        ],
     ),
-    ("restart id can stay unchanged during a rolling update", with_rollout("InProgress", "same"), lambda obj: obj["spec"].update(restart={"id": "same"}), []),
-    ("restart id can change after a completed rolling update", with_rollout("Completed", "old"), lambda obj: obj["spec"].update(restart={"id": "new"}), []),
+    (
+        "restart id can stay unchanged during a rolling update",
+        with_rollout("InProgress", "same"),
+        lambda obj: obj["spec"].update(restart={"id": "same"}),
+        [],
+    ),
+    (
+        "restart id can change after a completed rolling update",
+        with_rollout("Completed", "old"),
+        lambda obj: obj["spec"].update(restart={"id": "new"}),
+        [],
+    ),
     ("empty sequential order is valid", none, restart("Sequential"), []),
     ("complete sequential order is valid", none, restart("Sequential", "frontend", "worker"), []),
-    ("parallel restart rejects order", none, restart("Parallel", "frontend", "worker"), ["spec.restart.strategy.order: Forbidden: cannot be specified when strategy is parallel"]),
-    ("duplicate restart order", none, restart("Sequential", "frontend", "worker", "worker"), ['spec.restart.strategy.order: Invalid value: ["frontend","worker","worker"]: must be unique']),
-    ("unknown restart order component", none, restart("Sequential", "frontend", "ghost"), ['spec.restart.strategy.order[1]: Unsupported value: "ghost": supported values: "frontend", "worker"']),
-    ("incomplete restart order", none, restart("Sequential", "worker"), ['spec.restart.strategy.order: Invalid value: ["worker"]: must have the same number of unique components as the deployment']),
-    ("restart order names are case-sensitive", none, restart("Sequential", "frontend", "Worker"), ['spec.restart.strategy.order[1]: Unsupported value: "Worker": supported values: "frontend", "worker"']),
+    (
+        "parallel restart rejects order",
+        none,
+        restart("Parallel", "frontend", "worker"),
+        ["spec.restart.strategy.order: Forbidden: cannot be specified when strategy is parallel"],
+    ),
+    (
+        "duplicate restart order",
+        none,
+        restart("Sequential", "frontend", "worker", "worker"),
+        [
+            'spec.restart.strategy.order: Invalid value: ["frontend","worker","worker"]: must be unique'
+        ],
+    ),
+    (
+        "unknown restart order component",
+        none,
+        restart("Sequential", "frontend", "ghost"),
+        [
+            'spec.restart.strategy.order[1]: Unsupported value: "ghost": supported values: "frontend", "worker"'
+        ],
+    ),
+    (
+        "incomplete restart order",
+        none,
+        restart("Sequential", "worker"),
+        [
+            'spec.restart.strategy.order: Invalid value: ["worker"]: must have the same number of unique components as the deployment'
+        ],
+    ),
+    (
+        "restart order names are case-sensitive",
+        none,
+        restart("Sequential", "frontend", "Worker"),
+        [
+            'spec.restart.strategy.order[1]: Unsupported value: "Worker": supported values: "frontend", "worker"'
+        ],
+    ),
     # ratcheting
-    ("legacy custom tag stays updatable while unchanged", lambda obj: main_of(worker(obj)).update(image="img:main"), on_worker(replicas=4), []),
+    (
+        "legacy custom tag stays updatable while unchanged",
+        lambda obj: main_of(worker(obj)).update(image="img:main"),
+        on_worker(replicas=4),
+        [],
+    ),
     (
         "changed image is re-validated",
         lambda obj: main_of(worker(obj)).update(image="img:main"),
         lambda obj: main_of(worker(obj)).update(image="img:dev"),
-        ["spec.components[1].runtimeVersionOverride: Required value: is required when the specified main container image has no parseable semantic-version tag"],
+        [
+            "spec.components[1].runtimeVersionOverride: Required value: is required when the specified main container image has no parseable semantic-version tag"
+        ],
     ),
 ]
 
 
-@pytest.mark.parametrize(("before", "after", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("before", "after", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_update_rule(before: Mutation, after: Mutation, expected: list[str]) -> None:
     old = graph()
     before(old)
@@ -264,7 +378,7 @@ def test_update_rule(before: Mutation, after: Mutation, expected: list[str]) -> 
 def test_user_may_not_add_the_workload_provider_annotation() -> None:
     old = graph()
     new = stored(graph(), "component")
-    assert update_lines(old, new, Profile()) [:1] == [
+    assert update_lines(old, new, Profile())[:1] == [
         "metadata.annotations[nvidia.com/workload-provider]: Forbidden: may only be materialized by the Dynamo operator"
     ]
 
@@ -294,15 +408,24 @@ def test_stored_grove_graph_keeps_grove_semantics_when_the_gate_is_off() -> None
 
 
 def test_provider_override_api_version_is_immutable() -> None:
-    override = {"apiVersion": "grove.io/v1alpha1", "value": {"spec": {"template": {"topologyConstraint": {}}}}}
+    override = {
+        "apiVersion": "grove.io/v1alpha1",
+        "value": {"spec": {"template": {"topologyConstraint": {}}}},
+    }
     old = stored(graph())
     old["spec"]["providerOverride"] = copy.deepcopy(override)
     mutate(old, GROVE, old)
     new = stored(graph())
     new["spec"]["providerOverride"] = {**copy.deepcopy(override), "apiVersion": "grove.io/v1beta1"}
     lines = update_lines(old, new)
-    assert 'spec.providerOverride.apiVersion: Invalid value: "grove.io/v1beta1": field is immutable' in lines
-    assert 'spec.providerOverride.apiVersion: Unsupported value: "grove.io/v1beta1": supported values: "grove.io/v1alpha1"' in lines
+    assert (
+        'spec.providerOverride.apiVersion: Invalid value: "grove.io/v1beta1": field is immutable'
+        in lines
+    )
+    assert (
+        'spec.providerOverride.apiVersion: Unsupported value: "grove.io/v1beta1": supported values: "grove.io/v1alpha1"'
+        in lines
+    )
 
 
 def test_provider_override_needs_an_adopted_object() -> None:
@@ -323,9 +446,13 @@ def test_lpx_gate_applies_to_added_or_changed_components_only() -> None:
     assert [line for line in update_lines(old, unchanged) if "lpx" in line] == []
     changed = copy.deepcopy(old)
     changed["spec"]["components"][2]["lpx"]["buildId"] = "b2"
-    assert "spec.components[2].type: Forbidden: LPX components require lpx.enabled=true" in update_lines(old, changed)
-    assert "spec.components[2].type: Forbidden: LPX components require lpx.enabled=true" not in update_lines(
-        old, copy.deepcopy(changed), Profile(lpx=True)
+    assert (
+        "spec.components[2].type: Forbidden: LPX components require lpx.enabled=true"
+        in update_lines(old, changed)
+    )
+    assert (
+        "spec.components[2].type: Forbidden: LPX components require lpx.enabled=true"
+        not in update_lines(old, copy.deepcopy(changed), Profile(lpx=True))
     )
 
 
@@ -335,4 +462,6 @@ def test_lpx_requires_grove_on_create() -> None:
     profile = Profile(provider="component", lpx=True)
     mutate(obj, profile, None)
     lines = [f"{f.path}: {f.message}" for f in check_create(obj, profile)]
-    assert lines == ['spec.components: Forbidden: requires the Grove pathway, but workload provider "component" is selected']
+    assert lines == [
+        'spec.components: Forbidden: requires the Grove pathway, but workload provider "component" is selected'
+    ]
