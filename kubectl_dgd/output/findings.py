@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from kubectl_dgd.core.findings import SEVERITY_ORDER, Finding
+from kubectl_dgd.core.report import ValidationReport
 from kubectl_dgd.output.serialize import to_json
-from kubectl_dgd.output.style import PLAIN, Style
-from kubectl_dgd.usecases.validate import ValidationReport
+from kubectl_dgd.output.style import PLAIN, Color, Style
 
-_SEVERITY_COLOR = {"error": "red", "warning": "yellow", "info": "cyan"}
+_SEVERITY_COLOR: dict[str, Color] = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 
 def finding_line(source: str, finding: Finding, style: Style = PLAIN) -> str:
@@ -15,7 +15,7 @@ def finding_line(source: str, finding: Finding, style: Style = PLAIN) -> str:
     path = f" {finding.path}:" if finding.path else ""
     tag = style(
         f"({finding.severity}, {finding.layer}/{finding.code})", _SEVERITY_COLOR[finding.severity]
-    )  # type: ignore[arg-type]
+    )
     return f"{where}:{path} {finding.message} {tag}"
 
 
