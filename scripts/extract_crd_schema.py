@@ -161,9 +161,12 @@ def extend_schema(versions: list[dict[str, Any]]) -> None:
         props["lpx"] = _lpx_block()
         props["roles"] = _roles(component)
         rules = component.setdefault("x-kubernetes-validations", [])
+        lpx_exempt = f"(({IS_LPX}) && !has(self.replicas)) || "
         for rule in rules:
-            if rule.get("message") == MIN_AVAILABLE_MESSAGE:
-                rule["rule"] = f"(({IS_LPX}) && !has(self.replicas)) || " + rule["rule"]
+            if rule.get("message") == MIN_AVAILABLE_MESSAGE and not rule["rule"].startswith(
+                lpx_exempt
+            ):
+                rule["rule"] = lpx_exempt + rule["rule"]
         rules.extend(r for r in LPX_RULES if r not in rules)
         spec_rules = spec.setdefault("x-kubernetes-validations", [])
         if RESTART_PARALLEL_FOR_LPX not in spec_rules:
