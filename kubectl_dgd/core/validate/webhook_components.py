@@ -57,8 +57,10 @@ def check(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[F
     found += _grove_only_fields(component, base, ctx.way)
     found += _shared_memory(component, base)
     found += _multinode_types(component, base, ctx.old)
-    found += _main_image(component, base, ctx.old)
-    found += _runtime_version(component, base, ctx.old)
+    if component.get("type") != "lpx":
+        # LPX components carry their pod templates in roles and need no runtime version (API page).
+        found += _main_image(component, base, ctx.old)
+        found += _runtime_version(component, base, ctx.old)
     found += _frontend_sidecar(component, base)
     found += _epp(component, base, ctx.old)
     found += webhook_gpu.check_gms(component, base, ctx.way, ctx.backend)
