@@ -19,6 +19,10 @@ from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.dgd import is_dgd
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _component_summary(component: Mapping[str, Any]) -> str:
     kind = str(component.get("type") or "untyped")
     replicas = component.get("replicas")
@@ -49,11 +53,11 @@ def announcements(app_dir: Path, env: Mapping[str, str]) -> list[dict[str, Any]]
             for obj, _prefix, line in unpack(doc):
                 if not is_dgd(obj):
                     continue
-                meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+                meta = _mapping(obj.get("metadata"))
                 name = str(meta.get("name") or "")
                 namespace = str(meta.get("namespace") or env.get("ARGOCD_APP_NAMESPACE") or "")
                 key = f"{namespace}/{name}" if namespace else name
-                spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+                spec = _mapping(obj.get("spec"))
                 components = [c for c in spec.get("components") or [] if isinstance(c, dict)]
                 graphs[key] = f"{shown}:{line}, {len(components)} components"
                 per_graph.append(

@@ -18,6 +18,7 @@ from kubectl_dgd.adapters.yamlload import Document, load_file
 from kubectl_dgd.argocd.params import Settings, api_versions, read_settings
 from kubectl_dgd.argocd.source import AppSource, list_manifests, locate
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.dgd import is_dgd
 
@@ -82,9 +83,13 @@ def _objects(doc: Document) -> tuple[list[tuple[dict[str, Any], int]], bool]:
     return objects, stray
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _identity(obj: Mapping[str, Any], namespace: str) -> tuple[str, str, str, str]:
     group = str(obj["apiVersion"]).rpartition("/")[0]
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = _mapping(obj.get("metadata"))
     name = str(meta.get("name") or meta.get("generateName") or "")
     return group, str(obj["kind"]), str(meta.get("namespace") or namespace), name
 
@@ -114,11 +119,15 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
         per_doc = [_objects(doc) for doc in docs]
         if not any(objs for objs, _ in per_doc):
             if any(stray for _, stray in per_doc):
-                outcome.warnings.append(f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)")
+                outcome.warnings.append(
+                    f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)"
+                )
             continue
         for doc, (objs, stray) in zip(docs, per_doc, strict=True):
             if stray:
-                outcome.errors.append(f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)")
+                outcome.errors.append(
+                    f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)"
+                )
             outcome.entries.extend(Entry(obj, shown, line, graph=is_dgd(obj)) for obj, line in objs)
         report = validate_documents(docs, schemas, profile)
         for item in report.items:
@@ -153,18 +162,30 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
         _stamp_restart(outcome, graphs, settings)
         if outcome.errors:
             return outcome
-    documents: list[Any] = []
-    previews = settings.children == "preview"
-    for entry in outcome.entries:
-        documents.append(entry.obj)
-        if previews and entry.graph:
-            from kubectl_dgd.argocd.preview import preview_configmap
-
-            documents.append(preview_configmap(entry.obj, profile, namespace, entry.source))
+    if settings.children == "preview":
+        _add_previews(outcome, profile, namespace)
+        _check_duplicates(outcome, namespace)
+        if outcome.errors:
+            return outcome
     from kubectl_dgd.output.manifest_yaml import dump_stream
 
-    outcome.stdout = dump_stream(documents)
+    outcome.stdout = dump_stream([e.obj for e in outcome.entries])
     return outcome
+
+
+def _add_previews(outcome: Outcome, profile: Profile, namespace: str) -> None:
+    """Each graph followed by its preview ConfigMap (see argocd/preview.py for why a ConfigMap)."""
+    from kubectl_dgd.argocd.preview import preview_configmap
+
+    entries: list[Entry] = []
+    for entry in outcome.entries:
+        entries.append(entry)
+        if entry.graph:
+            configmap, warning = preview_configmap(entry.obj, profile, namespace, entry.source)
+            entries.append(Entry(configmap, entry.source, entry.line))
+            if warning:
+                outcome.warnings.append(warning)
+    outcome.entries = entries
 
 
 def _app_label(source: AppSource, env: Mapping[str, str]) -> str:
@@ -214,9 +235,12 @@ def _stamp_restart(outcome: Outcome, graphs: list[Entry], settings: Settings) ->
         try:
             plan = plan_restart(entry.obj, request, datetime(1970, 1, 1, tzinfo=UTC))
         except RestartRefused as refused:
-            for reason in refused.reasons:
-                if reason.startswith(LPX_PARALLEL_MESSAGE):
-                    reason = f"{LPX_PARALLEL_MESSAGE} (set the parameter restart-strategy to Parallel)"
+            for given in refused.reasons:
+                reason = (
+                    f"{LPX_PARALLEL_MESSAGE} (set the parameter restart-strategy to Parallel)"
+                    if given.startswith(LPX_PARALLEL_MESSAGE)
+                    else given
+                )
                 outcome.errors.append(f"{entry.source}:{entry.line}: spec.restart: {reason}")
             continue
         spec = entry.obj.setdefault("spec", {})

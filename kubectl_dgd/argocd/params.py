@@ -116,8 +116,14 @@ class Settings:
         """The operator settings to validate against. ``api_versions`` is KUBE_API_VERSIONS:
         when Argo CD sent it, Grove and LWS count as available only if their APIs are served."""
         grove = "grove.io/v1alpha1" in api_versions if api_versions else True
-        lws = any(v.startswith("leaderworkerset.x-k8s.io/") for v in api_versions) if api_versions else True
-        return Profile(provider=self.provider, grove=grove, lws=lws, lpx=self.lpx, strict=self.strict)
+        lws = (
+            any(v.startswith("leaderworkerset.x-k8s.io/") for v in api_versions)
+            if api_versions
+            else True
+        )
+        return Profile(
+            provider=self.provider, grove=grove, lws=lws, lpx=self.lpx, strict=self.strict
+        )
 
 
 def _explicit(env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
@@ -128,7 +134,9 @@ def _explicit(env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
     try:
         entries = json.loads(raw)
     except json.JSONDecodeError as err:
-        raise UsageError(f"{APP_PARAMETERS} is not valid JSON ({err.msg} at character {err.pos})") from None
+        raise UsageError(
+            f"{APP_PARAMETERS} is not valid JSON ({err.msg} at character {err.pos})"
+        ) from None
     if not isinstance(entries, list):
         raise UsageError(f"{APP_PARAMETERS} must be a JSON list of parameters")
     values: dict[str, str] = {}
@@ -196,7 +204,9 @@ def read_settings(env: Mapping[str, str]) -> Settings:
     return Settings(
         restart_id=restart_id,
         restart_strategy=_choice(BY_NAME["restart-strategy"], strategy) if strategy else None,  # type: ignore[arg-type]
-        provider=None if provider is None or provider.lower() == "auto" else _choice(BY_NAME["provider"], provider),  # type: ignore[arg-type]
+        provider=None
+        if provider is None or provider.lower() == "auto"
+        else _choice(BY_NAME["provider"], provider),  # type: ignore[arg-type]
         lpx=_bool(BY_NAME["lpx"], lpx) if lpx else False,
         strict=_bool(BY_NAME["strict"], strict) if strict else False,
         children=_choice(BY_NAME["children"], children) if children else "none",  # type: ignore[arg-type]

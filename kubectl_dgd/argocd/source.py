@@ -75,7 +75,9 @@ def _walk(source: AppSource, shown: Path, real: Path, listing: Listing, seen: se
     try:
         entries = sorted(os.scandir(real), key=lambda e: e.name)
     except OSError as err:
-        listing.errors.append(InputError(f"cannot list directory: {err.strerror}", source.display(shown)))
+        listing.errors.append(
+            InputError(f"cannot list directory: {err.strerror}", source.display(shown))
+        )
         return
     for entry in entries:
         if entry.name.startswith("."):
@@ -85,7 +87,9 @@ def _walk(source: AppSource, shown: Path, real: Path, listing: Listing, seen: se
             target = Path(os.path.realpath(entry.path))
             if not _inside(target, source.repo_root):
                 listing.errors.append(
-                    InputError("symbolic link leads outside the repository; not read", source.display(link))
+                    InputError(
+                        "symbolic link leads outside the repository; not read", source.display(link)
+                    )
                 )
                 continue
             if not target.exists():

@@ -91,7 +91,9 @@ def argocd_env(
         "ARGOCD_APP_SOURCE_PATH": app_path,
         "ARGOCD_APP_SOURCE_TARGET_REVISION": "main",
     }
-    if not for_parameters:  # the parameters path gets a smaller environment (populatePluginAppDetails)
+    if (
+        not for_parameters
+    ):  # the parameters path gets a smaller environment (populatePluginAppDetails)
         build |= {
             "ARGOCD_APP_NAMESPACE": namespace,
             "ARGOCD_APP_PROJECT_NAME": "default",
@@ -194,7 +196,11 @@ def write_large_repo(root: Path, graphs: int = 200) -> Path:
     template = (FIXTURE_REPO / "apps" / "plain" / "disagg.yaml").read_text()
     for i in range(graphs):
         text = template.replace("name: disagg", f"name: graph-{i:03d}\n  namespace: team-{i % 7}")
-        text = text.replace("    - name: Decode\n", "    - name: Planner\n      type: planner\n      replicas: 1\n      podTemplate:\n        spec:\n          containers:\n            - name: main\n              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n    - name: Router\n      type: frontend\n      replicas: 1\n      podTemplate:\n        spec:\n          containers:\n            - name: main\n              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n    - name: Decode\n", 1)
+        text = text.replace(
+            "    - name: Decode\n",
+            "    - name: Planner\n      type: planner\n      replicas: 1\n      podTemplate:\n        spec:\n          containers:\n            - name: main\n              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n    - name: Router\n      type: frontend\n      replicas: 1\n      podTemplate:\n        spec:\n          containers:\n            - name: main\n              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n    - name: Decode\n",
+            1,
+        )
         (app / f"graph-{i:03d}.yaml").write_text(text)
     return root
 

@@ -43,7 +43,12 @@ def test_graphs_mixed_with_other_manifests_keep_every_object_in_file_order() -> 
         ("Service", "frontend-lb"),
     ]
     config = run.objects[0]["data"]
-    assert config == {"enabled": "yes", "mode": "on", "octal": "0777", "script": "#!/bin/sh\necho ready\n"}
+    assert config == {
+        "enabled": "yes",
+        "mode": "on",
+        "octal": "0777",
+        "script": "#!/bin/sh\necho ready\n",
+    }
 
 
 def test_secrets_pass_through_unchanged_and_never_reach_stderr() -> None:
@@ -67,7 +72,9 @@ def test_invalid_graph_fails_with_nothing_on_stdout_and_one_line_per_finding() -
     assert lines[-1].startswith("dgd-argocd: ") and lines[-1].endswith("no manifests generated")
     findings = lines[:-1]
     assert findings and all(FINDING_LINE.match(line) for line in findings), lines
-    assert any(line.startswith("graph.yaml:10: spec.components[0].replicas:") for line in findings), lines
+    assert any(
+        line.startswith("graph.yaml:10: spec.components[0].replicas:") for line in findings
+    ), lines
     assert "sk-LIVE-SECRET-IN-INVALID-APP" not in run.stderr
 
 
@@ -105,7 +112,9 @@ def test_symlink_leaving_the_repository_is_refused_and_not_read(tmp_path: Path) 
     (repo / "apps" / "plain" / "escape.yaml").symlink_to("../../../../outside.yaml")
     work = tmp_path / "work"
     work.mkdir()
-    (work / "outside.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: OUTSIDE-DATA\n")
+    (work / "outside.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: OUTSIDE-DATA\n"
+    )
     run = run_plugin(repo, "apps/plain", workdir=work)
     assert run.returncode == 1
     assert run.stdout == ""
@@ -153,7 +162,10 @@ def test_duplicate_objects_are_an_error(tmp_path: Path) -> None:
     (repo / "apps" / "plain" / "copy.yaml").write_text(text)
     run = run_plugin(repo, "apps/plain")
     assert run.returncode == 1
-    assert "copy.yaml:2: DynamoGraphDeployment dynamo/agg is defined twice (first at agg.yaml:2)" in run.stderr
+    assert (
+        "copy.yaml:2: DynamoGraphDeployment dynamo/agg is defined twice (first at agg.yaml:2)"
+        in run.stderr
+    )
 
 
 def test_error_lines_are_capped_with_a_count_of_the_rest(tmp_path: Path) -> None:
@@ -191,7 +203,9 @@ def test_large_repository_of_200_graphs_generates_every_graph(tmp_path: Path) ->
 def test_local_run_with_a_path_argument_reads_only_below_it(tmp_path: Path) -> None:
     from tests.conftest import run_cli
 
-    result = run_cli("generate", str(FIXTURE_REPO / "apps" / "plain"), script="dgd-argocd", cwd=tmp_path)
+    result = run_cli(
+        "generate", str(FIXTURE_REPO / "apps" / "plain"), script="dgd-argocd", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == run_plugin(FIXTURE_REPO, "apps/plain").stdout
 
