@@ -115,7 +115,7 @@ def parse_count(value: Any) -> int | None:
         amount = Decimal(number) * _SUFFIXES[suffix]
     except InvalidOperation:
         return None
-    if amount < 0 or amount != amount.to_integral_value():
+    if not amount.is_finite() or amount < 0 or amount != amount.to_integral_value():
         return None
     return int(amount)
 

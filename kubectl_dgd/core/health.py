@@ -92,7 +92,8 @@ def health(obj: Any) -> tuple[HealthStatus, str]:
 def _degraded(spec: Mapping[str, Any], status: Mapping[str, Any], ready: Mapping[str, Any]) -> str:
     if status.get("state") == "failed":
         return _reason_message(ready) if ready.get("reason") else "Reconcile failed"
-    if ready.get("status") == "False" and ready.get("reason") in FAILURE_REASONS:
+    reason = ready.get("reason")
+    if ready.get("status") == "False" and isinstance(reason, str) and reason in FAILURE_REASONS:
         return _reason_message(ready)
     if _map(status.get("rollingUpdate")).get("phase") == "Failed":
         return "Rolling update failed"

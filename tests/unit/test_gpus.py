@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_dgd.core.gpus import (
     ClaimRef,
@@ -60,7 +62,9 @@ def test_whole_quantities_parse(value: Any, count: int) -> None:
     assert parse_count(value) == count
 
 
-@pytest.mark.parametrize("value", ["1.5", "500m", "-1", "two", True])
+@pytest.mark.parametrize(
+    "value", ["1.5", "500m", "-1", "two", True, "NaN", "Infinity", "-inf", "", None]
+)
 def test_fractional_or_bad_quantities_do_not_parse(value: Any) -> None:
     assert parse_count(value) is None
 
@@ -221,3 +225,49 @@ def test_an_ambiguous_container_reports_the_error_on_the_component() -> None:
     figures = component_gpus(component(container(limits={"nvidia.com/gpu": 1, "gpu": 1})))
     assert figures.per_engine is None
     assert figures.note is not None and "ambiguous" in figures.note
+
+
+pod_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=12), children, max_size=3)
+    ),
+    max_leaves=15,
+)
+container_like = st.fixed_dictionaries(
+    {"name": st.sampled_from(["main", "side"])},
+    optional={
+        "resources": st.fixed_dictionaries(
+            {},
+            optional={
+                "limits": st.dictionaries(
+                    st.sampled_from(["nvidia.com/gpu", "gpu", "cpu"]), pod_values
+                ),
+                "requests": st.dictionaries(
+                    st.sampled_from(["nvidia.com/gpu", "amd.com/gpu"]), pod_values
+                ),
+                "claims": pod_values,
+            },
+        ),
+        "restartPolicy": st.sampled_from(["Always", "Never"]),
+    },
+)
+
+
+@settings(max_examples=200)
+@given(
+    containers=st.lists(container_like | pod_values, max_size=3),
+    inits=st.lists(container_like | pod_values, max_size=2),
+    claims=pod_values,
+    multinode=pod_values,
+    roles=pod_values,
+)
+def test_counting_never_raises_and_never_goes_negative(
+    containers: list[Any], inits: list[Any], claims: Any, multinode: Any, roles: Any
+) -> None:
+    pod = {"containers": containers, "initContainers": inits, "resourceClaims": claims}
+    figures = component_gpus(
+        {"name": "w", "podTemplate": {"spec": pod}, "multinode": multinode, "roles": roles}
+    )
+    for value in (figures.per_engine, figures.per_replica):
+        assert value is None or value >= 0

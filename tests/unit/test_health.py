@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kubectl_dgd.core.health import health
 from tests.unit.status_fixtures import saved
@@ -151,3 +153,45 @@ def test_health_never_raises_on_odd_shapes() -> None:
         "status": {"conditions": [1, None], "restart": []},
     }
     assert health(odd)[0] == "Progressing"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+ready_conditions = st.lists(
+    st.fixed_dictionaries(
+        {"type": st.just("Ready")},
+        optional={
+            "status": st.sampled_from(["True", "False", "Unknown"]),
+            "reason": json_values,
+            "message": json_values,
+        },
+    ),
+    max_size=2,
+)
+dgd_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "metadata": st.dictionaries(
+            st.sampled_from(["generation", "deletionTimestamp"]), json_values
+        ),
+        "spec": st.dictionaries(st.sampled_from(["components", "restart"]), json_values),
+        "status": st.dictionaries(
+            st.sampled_from(
+                ["state", "conditions", "rollingUpdate", "restart", "observedGeneration"]
+            ),
+            json_values,
+        ),
+    },
+)
+
+
+@given(dgd_like)
+def test_health_always_gives_a_known_verdict(obj: dict[str, Any]) -> None:
+    status, message = health(obj)
+    assert status in {"Healthy", "Progressing", "Degraded", "Suspended", "Missing"}
+    assert isinstance(message, str) and message

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
 from kubectl_dgd.core.status import build_status_view
 from kubectl_dgd.output.status import render_text
 from tests.unit.status_fixtures import NOW, saved
@@ -194,3 +198,44 @@ def test_a_graph_without_status_still_has_a_view() -> None:
 
 def test_health_is_part_of_the_view() -> None:
     assert view("failed").health.status == "Degraded"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-3, max_value=9) | st.text(max_size=6),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
+    ),
+    max_leaves=12,
+)
+STATUS_KEYS = [
+    "state",
+    "conditions",
+    "components",
+    "restart",
+    "rollingUpdate",
+    "checkpoints",
+    "placement",
+]
+SPEC_KEYS = ["components", "restart", "backendFramework"]
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    example=st.sampled_from(
+        ["healthy", "rolling-update-in-progress", "grove-healthy", "superseded"]
+    ),
+    section=st.sampled_from(["status", "spec"]),
+    key=st.sampled_from(STATUS_KEYS + SPEC_KEYS),
+    value=json_values,
+)
+def test_a_damaged_object_gives_a_view_or_a_validation_error(
+    example: str, section: str, key: str, value: object
+) -> None:
+    obj = saved(example)
+    obj[section][key] = value
+    try:
+        v = build_status_view(obj, NOW)
+    except ValidationError:
+        return
+    render_text(v, wide=True)
+    json.dumps(v.to_data())
