@@ -103,13 +103,14 @@ def transport_error(err: BaseException, url: str, timeout: float | None) -> ApiE
     where = "/".join(server[:3]) if len(server) >= 3 else url
     if isinstance(cause, urllib3.exceptions.SSLError):
         return ApiError(f"TLS error talking to {where}: {_short(cause)}", None, "TLS")
-    if isinstance(cause, urllib3.exceptions.TimeoutError):
-        after = f" after {timeout:g}s" if timeout else ""
-        return ApiError(f"request to {where} timed out{after} (--request-timeout)", None, "Timeout")
+    # NewConnectionError subclasses ConnectTimeoutError in urllib3: test it first.
     if isinstance(cause, urllib3.exceptions.NewConnectionError | urllib3.exceptions.ProtocolError):
         return ApiError(
             f"cannot reach the API server at {where}: {_short(cause)}", None, "Unreachable"
         )
+    if isinstance(cause, urllib3.exceptions.TimeoutError):
+        after = f" after {timeout:g}s" if timeout else ""
+        return ApiError(f"request to {where} timed out{after} (--request-timeout)", None, "Timeout")
     return ApiError(f"cannot talk to the API server at {where}: {_short(cause)}", None, "Transport")
 
 
