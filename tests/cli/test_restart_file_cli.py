@@ -150,12 +150,6 @@ def test_missing_file_is_exit_2(tmp_path: Path) -> None:
     assert (result.returncode, result.stderr) == (2, "error: nope.yaml: no such file\n")
 
 
-def test_live_restart_by_name_is_not_available_yet() -> None:
-    result = run_cli("restart", "my-graph")
-    assert result.returncode == 2
-    assert result.stderr == "error: live restart needs a cluster: not implemented yet\n"
-
-
 def test_name_and_file_together_are_a_usage_error(tmp_path: Path) -> None:
     copy(tmp_path, EXAMPLES / "vllm-agg.yaml")
     result = run_cli("restart", "vllm-agg", "-f", "graph.yaml", cwd=tmp_path)
