@@ -1,0 +1,256 @@
+"""The bad-input corpus, generated at test time (some cases are large or not text).
+
+Run ``python -m tests.bad_input.corpus DIR`` to write the cases into DIR for a look by hand;
+the tests write them into a temporary directory. Each case says what the CLI must answer:
+the exit code, and for unreadable input the line its single error line names.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kubectl_dgd.core.paths import child, index
+
+ROOT = Path(__file__).resolve().parents[2]
+VALID_GRAPH_FILE = ROOT / "manifests" / "examples" / "vllm-agg.yaml"
+
+# A small valid graph the text cases corrupt at a known line.
+GRAPH_HEAD = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: broken
+spec:
+  components:
+    - name: Frontend
+      type: frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0
+"""
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Input the CLI must refuse with exit 2 and one line naming the file (and ``line``)."""
+
+    name: str
+    content: bytes
+    line: int | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Harmless:
+    """Odd but readable input: exit ``exit_code``, no error line, ``graphs`` graphs counted."""
+
+    name: str
+    content: bytes
+    exit_code: int
+    graphs: int
+
+
+def _alias_bomb(levels: int = 10, width: int = 9) -> bytes:
+    lines = ["a0: &a0 [" + ", ".join(['"lol"'] * width) + "]"]
+    for level in range(1, levels):
+        refs = ", ".join([f"*a{level - 1}"] * width)
+        lines.append(f"a{level}: &a{level} [{refs}]")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _valid_json_graph() -> bytes:
+    graph = {
+        "apiVersion": "nvidia.com/v1beta1",
+        "kind": "DynamoGraphDeployment",
+        "metadata": {"name": "from-json"},
+        "spec": {
+            "components": [
+                {
+                    "name": "Frontend",
+                    "type": "frontend",
+                    "podTemplate": {
+                        "spec": {
+                            "containers": [
+                                {
+                                    "name": "main",
+                                    "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0",
+                                }
+                            ]
+                        }
+                    },
+                }
+            ]
+        },
+    }
+    return json.dumps(graph, indent=2).encode()
+
+
+def unreadable_cases() -> list[Unreadable]:
+    head = GRAPH_HEAD.encode()
+    return [
+        Unreadable("malformed-indent.yaml", head + b"  - stray item\n", 14, "malformed YAML"),
+        Unreadable(
+            "unclosed-flow.yaml", head + b'              args: ["--model", \n', 15, "malformed YAML"
+        ),
+        Unreadable(
+            "unclosed-quote.yaml", head + b'              command: "python3\n', 15, "malformed YAML"
+        ),
+        Unreadable(
+            "tab-indent.yaml", head + b"              args:\n\t- --model\n", 15, "malformed YAML"
+        ),
+        Unreadable(
+            "duplicate-key.yaml",
+            head.replace(b"  name: broken\n", b"  name: a\n  name: b\n"),
+            5,
+            "duplicate key",
+        ),
+        Unreadable(
+            "duplicate-component-key.yaml",
+            head + b"              image: other:1.0.0\n",
+            14,
+            "duplicate key",
+        ),
+        Unreadable("alias-bomb.yaml", _alias_bomb(), 5, "alias bomb"),
+        Unreadable(
+            "undefined-alias.yaml", head + b"      replicas: *nothing\n", 14, "malformed YAML"
+        ),
+        Unreadable("merge-of-scalar.yaml", b"base: &b 1\nspec:\n  <<: *b\n", 3, "merge key"),
+        Unreadable("complex-key.yaml", b"? [a, b]\n: 1\n", 1, "keys must be scalars"),
+        Unreadable("deep-flow.yaml", b"[" * 100_000 + b"]" * 100_000 + b"\n", 1, "nested"),
+        Unreadable("deep-block-sequence.yaml", b"- " * 60_000 + b"x\n", 1, "nested"),
+        Unreadable("deep-flow-mapping.yaml", b"{a: " * 60_000 + b"1" + b"}" * 60_000, 1, "nested"),
+        Unreadable("binary.yaml", bytes(range(256)) * 64, None, "binary"),
+        Unreadable("latin-1.yaml", head + "      type: caf\xe9\n".encode("latin-1"), 14, "UTF-8"),
+        Unreadable("utf-16.yaml", GRAPH_HEAD.encode("utf-16"), None, "binary"),
+        Unreadable(
+            "control-character.yaml", head + b'      type: "\x07"\n', 14, "control characters"
+        ),
+        Unreadable("bad-int-tag.yaml", head + b"      replicas: !!int many\n", 14, "bad int"),
+        Unreadable(
+            "huge-int.yaml", head + b"      replicas: " + b"9" * 20_000 + b"\n", 14, "bad int"
+        ),
+        Unreadable(
+            "malformed.json",
+            b'{"apiVersion": "nvidia.com/v1beta1",\n "kind": }\n',
+            2,
+            "malformed JSON",
+        ),
+        Unreadable(
+            "json-trailing-comma.json",
+            b'{\n  "kind": "DynamoGraphDeployment",\n}\n',
+            3,
+            "malformed JSON",
+        ),
+        Unreadable("second-document-malformed.yaml", head + b"---\na: [\n", 16, "malformed YAML"),
+    ]
+
+
+def harmless_cases() -> list[Harmless]:
+    head = GRAPH_HEAD.encode()
+    return [
+        Harmless("empty.yaml", b"", 0, 0),
+        Harmless("only-comments.yaml", b"# nothing here\n# at all\n", 0, 0),
+        Harmless("empty-documents.yaml", b"---\n---\n...\n---\n", 0, 0),
+        Harmless("null-document.yaml", b"null\n", 0, 0),
+        Harmless("tilde-document.yaml", b"--- ~\n", 0, 0),
+        Harmless("scalar-document.yaml", b"just a string\n", 0, 0),
+        Harmless("list-document.yaml", b"- 1\n- 2\n", 0, 0),
+        Harmless(
+            "not-a-graph.yaml", b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", 0, 0
+        ),
+        Harmless("valid.json", _valid_json_graph(), 0, 1),
+        Harmless("bom.yaml", "\ufeff".encode() + head, 0, 1),
+        Harmless("crlf.yaml", head.replace(b"\n", b"\r\n"), 0, 1),
+        Harmless("graph-between-nulls.yaml", b"--- null\n---\n" + head + b"--- ~\n", 0, 1),
+    ]
+
+
+def write_cases(directory: Path) -> dict[str, Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+    cases: list[Unreadable | Harmless] = [*unreadable_cases(), *harmless_cases()]
+    for case in cases:
+        path = directory / case.name
+        path.write_bytes(case.content)
+        paths[case.name] = path
+    return paths
+
+
+# Wrong types: every node of a valid graph replaced, one at a time, by values of other types.
+_WRONG: dict[type, list[Any]] = {
+    dict: [["a", "list"], "a string", 7],
+    list: [{"a": "mapping"}, "a string", 7],
+    str: [{"a": "mapping"}, ["a", "list"], True],
+    bool: [{"a": "mapping"}, ["a", "list"], "a string"],
+    int: [{"a": "mapping"}, ["a", "list"], "not-a-number"],
+}
+
+
+@dataclass(frozen=True)
+class WrongType:
+    name: str
+    path: str
+    replacement: Any
+    graph: Any
+
+
+def _nodes(
+    value: Any, path: str, keys: tuple[Any, ...]
+) -> Iterator[tuple[str, tuple[Any, ...], Any]]:
+    yield path, keys, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _nodes(item, child(path, str(key)), (*keys, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _nodes(item, index(path, i), (*keys, i))
+
+
+def _replaced(graph: Any, keys: tuple[Any, ...], replacement: Any) -> Any:
+    if not keys:
+        return copy.deepcopy(replacement)
+    mutated = copy.deepcopy(graph)
+    target = mutated
+    for key in keys[:-1]:
+        target = target[key]
+    target[keys[-1]] = copy.deepcopy(replacement)
+    return mutated
+
+
+def wrong_type_variants(graph: Any) -> list[WrongType]:
+    variants: list[WrongType] = []
+    for n, (path, keys, value) in enumerate(_nodes(graph, "", ())):
+        for m, replacement in enumerate(_WRONG.get(type(value), [{"a": "mapping"}])):
+            name = f"wrong-type-{n:03d}-{m}.yaml"
+            variants.append(WrongType(name, path, replacement, _replaced(graph, keys, replacement)))
+    return variants
+
+
+def write_wrong_types(directory: Path, graph: Any) -> list[tuple[WrongType, Path]]:
+    """Each variant as indented JSON (valid YAML) so that every node has its own line."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for variant in wrong_type_variants(graph):
+        path = directory / variant.name
+        path.write_text(f"# {variant.path or '<document>'} := {json.dumps(variant.replacement)}\n")
+        with path.open("a") as fh:
+            json.dump(variant.graph, fh, indent=2)
+        written.append((variant, path))
+    return written
+
+
+if __name__ == "__main__":
+    from kubectl_dgd.adapters.yamlload import load_file
+
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "bad-input-corpus")
+    write_cases(out)
+    write_wrong_types(out / "wrong-types", load_file(str(VALID_GRAPH_FILE))[0].data)
+    print(f"wrote the corpus to {out}")
