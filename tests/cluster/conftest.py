@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tests.apiserver.fixtures import apiserver  # noqa: F401
+from tests.apiserver.fixtures import apiserver, operator_sim  # noqa: F401
 from tests.apiserver.server import ApiServer
 from tests.conftest import Result, run_cli
 
