@@ -68,4 +68,4 @@ def examples() -> Path:
     return EXAMPLES
 
 
-from tests.apiserver.fixtures import apiserver  # noqa: E402, F401  (live-cluster tests)
+from tests.apiserver.fixtures import apiserver, operator_sim  # noqa: E402, F401  (live-cluster tests)

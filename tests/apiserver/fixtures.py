@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer
 
 NAMESPACE = "dynamo"
@@ -40,6 +41,18 @@ def apiserver(tmp_path: Path) -> Iterator[ApiServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def operator_sim(apiserver: ApiServer) -> Iterator[OperatorSim]:
+    """The simulated operator on the apiserver's store; drive it with ``.step()``/``.settle()``
+    or run it in the background with ``.start()`` (stopped after the test)."""
+    sim = OperatorSim(apiserver.store)
+    try:
+        yield sim
+    finally:
+        sim.stop()
+    assert not sim.errors, f"operator simulation failed: {sim.errors!r}"
 
 
 def sample_dgd(

@@ -61,7 +61,8 @@ class Store:
         self.hidden_groups: set[str] = set()  # "uninstalled" CRD groups
         self.validators: list[Validator] = []
         self.clock = clock or (lambda: datetime.now(UTC))
-        self._cond = threading.Condition(threading.RLock())
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
         self._rv = first_resource_version
         self._objects: dict[tuple[str, str, str], dict[tuple[str, str], Obj]] = {
             key: {} for key in self.types
@@ -85,6 +86,11 @@ class Store:
             if rt.group_version == api_version and rt.kind == kind:
                 return rt
         raise KeyError(f"no resource type for {api_version} {kind}")
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held by a writer that must read and write atomically (the operator simulation)."""
+        return self._lock
 
     @property
     def resource_version(self) -> int:
