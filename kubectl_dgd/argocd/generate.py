@@ -7,6 +7,7 @@ file, line and field path; they never quote the contents of a file that holds a 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,9 @@ from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.dgd import is_dgd
 
 MAX_ERRORS_SHOWN = 50
+# Below this many files a single process is faster than starting workers.
+PARALLEL_MIN_FILES = 48
+MAX_WORKERS = 8
 MAX_WARNINGS_SHOWN = 20
 DGD_API = "nvidia.com/v1beta1/DynamoGraphDeployment"
 _SECRET_KIND = re.compile(rb"^\s*[\"']?kind[\"']?\s*:\s*[\"']?Secret[\"']?\s*,?\s*$", re.MULTILINE)
@@ -94,11 +98,81 @@ def _identity(obj: Mapping[str, Any], namespace: str) -> tuple[str, str, str, st
     return group, str(obj["kind"]), str(meta.get("namespace") or namespace), name
 
 
-def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
-    """Everything ``generate`` does except printing; raises UsageError for bad parameters."""
+@dataclass
+class FileResult:
+    entries: list[Entry] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
+    """Read one file and validate its graphs; everything it finds, in line order."""
     from kubectl_dgd.adapters.crdfile import bundled_schemas
     from kubectl_dgd.usecases.validate import validate_documents
 
+    result = FileResult()
+    try:
+        docs = load_file(str(path))
+    except InputError as err:
+        result.errors.append(_input_error_text(err, shown, _looks_secret(path)))
+        return result
+    per_doc = [_objects(doc) for doc in docs]
+    if not any(objs for objs, _ in per_doc):
+        if any(stray for _, stray in per_doc):
+            result.warnings.append(f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)")
+        return result
+    for doc, (objs, stray) in zip(docs, per_doc, strict=True):
+        if stray:
+            result.errors.append(
+                f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)"
+            )
+        result.entries.extend(Entry(obj, shown, line, graph=is_dgd(obj)) for obj, line in objs)
+    report = validate_documents(docs, bundled_schemas(), profile)
+    for item in report.items:
+        for finding in sorted(item.findings, key=lambda f: (f.line or 0, f.path)):
+            if finding.severity == "error":
+                result.errors.append(finding_text(shown, finding))
+            elif finding.severity == "warning":
+                result.warnings.append(f"{finding_text(shown, finding)} (warning)")
+    return result
+
+
+def _workers(env: Mapping[str, str], files: int) -> int:
+    """Worker processes for large applications; DGD_WORKERS=1 turns them off."""
+    try:
+        wanted = int(env.get("DGD_WORKERS", "0"))
+    except ValueError:
+        wanted = 0
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    count = wanted if wanted > 0 else min(cpus, MAX_WORKERS)
+    return count if files >= PARALLEL_MIN_FILES else 1
+
+
+def _check_files(
+    files: list[Path], source: AppSource, profile: Profile, env: Mapping[str, str]
+) -> list[FileResult]:
+    """Results in file order. Large applications fan out to forked workers after the first
+    file has been checked here, so they inherit the loaded schema and compiled CEL rules."""
+    jobs = [(path, source.display(path), profile) for path in files]
+    workers = _workers(env, len(jobs))
+    if workers <= 1 or not jobs:
+        return [check_file(*job) for job in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    first = check_file(*jobs[0])
+    chunk = max(1, len(jobs) // (workers * 4))
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        rest = list(pool.map(_check_job, jobs[1:], chunksize=chunk))
+    return [first, *rest]
+
+
+def _check_job(job: tuple[Path, str, Profile]) -> FileResult:
+    return check_file(*job)
+
+
+def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
+    """Everything ``generate`` does except printing; raises UsageError for bad parameters."""
     settings = read_settings(env)
     outcome = Outcome(warnings=list(settings.warnings))
     served = api_versions(env)
@@ -106,38 +180,10 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
     source = locate(app_dir, env)
     listing = list_manifests(source)
     outcome.errors.extend(f"{e}" for e in listing.errors)
-    schemas = bundled_schemas()
-    error_findings: list[tuple[str, Finding]] = []
-    warning_findings: list[tuple[str, Finding]] = []
-    for path in listing.files:
-        shown = source.display(path)
-        try:
-            docs = load_file(str(path))
-        except InputError as err:
-            outcome.errors.append(_input_error_text(err, shown, _looks_secret(path)))
-            continue
-        per_doc = [_objects(doc) for doc in docs]
-        if not any(objs for objs, _ in per_doc):
-            if any(stray for _, stray in per_doc):
-                outcome.warnings.append(
-                    f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)"
-                )
-            continue
-        for doc, (objs, stray) in zip(docs, per_doc, strict=True):
-            if stray:
-                outcome.errors.append(
-                    f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)"
-                )
-            outcome.entries.extend(Entry(obj, shown, line, graph=is_dgd(obj)) for obj, line in objs)
-        report = validate_documents(docs, schemas, profile)
-        for item in report.items:
-            for finding in sorted(item.findings, key=lambda f: (f.line or 0, f.path)):
-                if finding.severity == "error":
-                    error_findings.append((shown, finding))
-                elif finding.severity == "warning":
-                    warning_findings.append((shown, finding))
-    outcome.errors.extend(finding_text(s, f) for s, f in error_findings)
-    outcome.warnings.extend(f"{finding_text(s, f)} (warning)" for s, f in warning_findings)
+    for result in _check_files(listing.files, source, profile, env):
+        outcome.entries.extend(result.entries)
+        outcome.errors.extend(result.errors)
+        outcome.warnings.extend(result.warnings)
     if not listing.files and not listing.errors:
         outcome.errors.append(
             f"no manifests (*.yaml, *.yml, *.json) below {_app_label(source, env)}; refusing to "

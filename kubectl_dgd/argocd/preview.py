@@ -25,6 +25,10 @@ WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
 HASH_LABEL = "nvidia.com/dynamo-worker-hash"
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _label_values(node: Any, key: str) -> set[str]:
     """Every value of label ``key`` anywhere in a rendered object (Grove keeps it on cliques)."""
     found: set[str] = set()
@@ -59,8 +63,7 @@ def _summary(
 ) -> dict[str, Any]:
     from kubectl_dgd.core.profile import decide_provider
 
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+    meta, spec = _mapping(obj.get("metadata")), _mapping(obj.get("spec"))
     provider = decide_provider(meta.get("annotations"), profile)
     name = str(meta.get("name", ""))
     summary: dict[str, Any] = {"graph": name, "provider": provider}
@@ -97,7 +100,7 @@ def preview_configmap(
     """The preview ConfigMap for one graph, and a warning ('' when none)."""
     from kubectl_dgd.core.render import RenderError, render_graph
 
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = _mapping(obj.get("metadata"))
     name = str(meta.get("name", ""))
     warning = ""
     try:
