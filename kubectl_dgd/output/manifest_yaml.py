@@ -16,10 +16,10 @@ import re
 from typing import Any
 
 # Words YAML 1.1 resolves to booleans or null (Go's yaml.v2 and PyYAML agree on this set).
-_RESERVED = frozenset(
-    "y Y yes Yes YES n N no No NO true True TRUE false False FALSE "
-    "on On ON off Off OFF null Null NULL".split()
+_BOOLEAN_WORDS = (
+    "y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF"
 )
+_RESERVED = frozenset([*_BOOLEAN_WORDS.split(), "null", "Null", "NULL"])
 # Conservative: starts with a letter, '_' or '/', so no number, timestamp, indicator or special
 # float can match; no ': ' or ' #' so no key or comment can hide inside.
 _PLAIN_VALUE = re.compile(r"[A-Za-z_/][A-Za-z0-9_./:@,()+=~ -]*")

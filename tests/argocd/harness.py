@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_YAML = ROOT / "argocd-plugin" / "plugin.yaml"
@@ -69,7 +69,8 @@ class Run:
 
 
 def plugin_spec() -> dict[str, Any]:
-    return yaml.safe_load(PLUGIN_YAML.read_text())["spec"]
+    spec: dict[str, Any] = yaml.safe_load(PLUGIN_YAML.read_text())["spec"]
+    return spec
 
 
 def argocd_env(

@@ -53,7 +53,8 @@ def built(tmp_path: Path) -> list[dict]:  # type: ignore[type-arg]
     (kustomize / "base.yaml").write_text(STUB_BASE)
     text = (kustomize / "kustomization.yaml").read_text()
     lines = [
-        "  - base.yaml" if line.strip().startswith("- https://") else line for line in text.splitlines()
+        "  - base.yaml" if line.strip().startswith("- https://") else line
+        for line in text.splitlines()
     ]
     (kustomize / "kustomization.yaml").write_text("\n".join(lines) + "\n")
     out = subprocess.run(
