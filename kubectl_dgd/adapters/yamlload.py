@@ -354,6 +354,15 @@ def _scalar(node: Any, source: str) -> Any:
                 return sign * int(text[2:], 16)
             if text.startswith(("0b", "0B")):
                 return sign * int(text[2:], 2)
+            if (
+                len(text) > 1
+                and text.startswith("0")
+                and text.isdigit()
+                and "8" not in text
+                and "9" not in text
+            ):
+                # YAML 1.1, as Kubernetes reads manifests: 0644 is octal (e.g. defaultMode).
+                return sign * int(text, 8)
             return sign * int(text)
         if tag == "tag:yaml.org,2002:float":
             low = value.lower().replace("_", "")
