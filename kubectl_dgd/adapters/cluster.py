@@ -357,13 +357,20 @@ def _event_time(event: dict[str, Any]) -> str:
     )
 
 
+def _chunks(raw: Any) -> Iterator[bytes]:
+    """Bytes of a streaming response as they arrive: per HTTP chunk when chunked (urllib3's
+    read1 does not decode chunked bodies), else whatever the socket has (read1)."""
+    if getattr(raw, "chunked", False):
+        yield from raw.read_chunked(decode_content=True)
+        return
+    while chunk := raw.read1(65536):
+        yield chunk
+
+
 def _lines(raw: Any) -> Iterator[bytes]:
-    """Lines of a streaming response as they arrive (read1 does not wait for a full buffer)."""
+    """Complete lines of a streaming response, each as soon as it arrives."""
     pending = b""
-    while True:
-        chunk = raw.read1(65536)
-        if not chunk:
-            break
+    for chunk in _chunks(raw):
         pending += chunk
         while b"\n" in pending:
             line, pending = pending.split(b"\n", 1)
