@@ -290,12 +290,12 @@ class _Builder:
                     raise InputError(
                         "mapping keys must be scalars", self.source, key_node.start_mark.line + 1
                     )
-                key = _scalar(key_node, self.source)
+                key = _json_key(_scalar(key_node, self.source), self.source, key_node)
                 if key in result:
                     raise InputError(
                         f"duplicate key {_short(key)}", self.source, key_node.start_mark.line + 1
                     )
-                key_path = child(path, str(key))
+                key_path = child(path, key)
                 self.lines[key_path] = key_node.start_mark.line + 1
                 result[key] = self.build(value_node, key_path, depth + 1, in_alias)
             return result
@@ -320,6 +320,20 @@ class _Builder:
                         break
         self.sizes[id(node)] = total
         return total
+
+
+def _json_key(key: Any, source: str, node: Any) -> str:
+    """Keys as kubectl's YAML-to-JSON conversion makes them: strings; a null key is refused."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int):
+        return str(key)
+    if isinstance(key, float):
+        special = {"inf": ".inf", "-inf": "-.inf", "nan": ".nan"}
+        return special.get(repr(key), repr(key))
+    raise InputError("mapping keys must not be null", source, node.start_mark.line + 1)
 
 
 def _tag(node: Any) -> str:

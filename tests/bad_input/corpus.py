@@ -124,6 +124,8 @@ def unreadable_cases() -> list[Unreadable]:
         ),
         Unreadable("merge-of-scalar.yaml", b"base: &b 1\nspec:\n  <<: *b\n", 3, "merge key"),
         Unreadable("complex-key.yaml", b"? [a, b]\n: 1\n", 1, "keys must be scalars"),
+        Unreadable("null-key.yaml", head + b"      ~: nothing\n", 14, "must not be null"),
+        Unreadable("int-key-twice.yaml", b"a:\n  1: x\n  '1': y\n", 3, "duplicate key"),
         Unreadable("deep-flow.yaml", b"[" * 100_000 + b"]" * 100_000 + b"\n", 1, "nested"),
         Unreadable("deep-block-sequence.yaml", b"- " * 60_000 + b"x\n", 1, "nested"),
         Unreadable("deep-flow-mapping.yaml", b"{a: " * 60_000 + b"1" + b"}" * 60_000, 1, "nested"),
