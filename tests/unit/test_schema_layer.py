@@ -473,3 +473,13 @@ def test_defaults_do_not_share_the_schema_default_objects() -> None:
 )
 def test_floats_print_like_go(value: float, text: str) -> None:
     assert schema.go_float(value) == text
+
+
+def test_object_meta_basic_types_are_checked() -> None:
+    obj = graph()
+    obj["metadata"]["name"] = ["a"]
+    obj["metadata"]["labels"] = {"a": 1}
+    assert [(p, c) for p, _, c in findings(obj)] == [
+        ("metadata.name", "schema-type"),
+        ("metadata.labels.a", "schema-type"),
+    ]

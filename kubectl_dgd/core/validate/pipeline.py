@@ -49,8 +49,11 @@ def validate_object(
     structural_ok = not any(
         f.severity == "error" and f.code != "unknown-field" for f in schema_findings
     )
-    if structural_ok:
+    # As the API server: only type/required/enum/length/count errors stop the CEL rules.
+    if not schema.blocks_cel(schema_findings):
         findings.extend(cel.check(defaulted, old_defaulted, version_schema))
+    else:
+        findings.append(Finding("info", "cel", "", schema.CEL_NOT_CHECKED, "cel-not-checked"))
     if version != "v1beta1":
         findings.append(
             Finding(

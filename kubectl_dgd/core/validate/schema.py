@@ -43,6 +43,25 @@ _INT64 = (-(2**63), 2**63 - 1)
 _ROOT_IMPLICIT = frozenset({"apiVersion", "kind", "metadata"})
 _RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
 _MISSING = object()
+_STR: dict[str, Any] = {"type": "string"}
+_STR_MAP: dict[str, Any] = {"type": "object", "additionalProperties": _STR}
+# ObjectMeta is not in the CRD schema; the server decodes it into typed Go fields, so its basic
+# types are checked here (other fields are kept without a warning).
+OBJECT_META: dict[str, Any] = {
+    "type": "object",
+    "x-kubernetes-preserve-unknown-fields": True,
+    "properties": {
+        **{k: _STR for k in ("name", "namespace", "generateName", "uid", "resourceVersion")},
+        "labels": _STR_MAP,
+        "annotations": _STR_MAP,
+        "generation": {"type": "integer", "format": "int64"},
+        "finalizers": {"type": "array", "items": _STR},
+        "ownerReferences": {
+            "type": "array",
+            "items": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+        },
+    },
+}
 
 
 def go_value(value: Any) -> str:
@@ -494,10 +513,8 @@ class _Checker:
             if sub is not None:
                 if item is None and not _node(sub).nullable:
                     continue  # the server prunes a non-nullable null before validating
-                if root and key == "metadata":
-                    if item is not None and not isinstance(item, dict):
-                        self.type_ok(item, _node(sub), child(path, key))
-                    continue
+                if (root or n.embedded) and key == "metadata":
+                    sub = OBJECT_META
                 self.value(item, sub, child(path, key))
             elif isinstance(additional, dict):
                 self.value(item, additional, child(path, key))
