@@ -41,8 +41,10 @@ class CompiledRule:
     __slots__ = (
         "compile_error",
         "field_path",
+        "functions",
         "keep",
         "message",
+        "message_functions",
         "message_program",
         "optional_old",
         "program",
@@ -63,9 +65,11 @@ class CompiledRule:
         self.field_path: str = field_path if isinstance(field_path, str) else ""
         self.program: Any = None
         self.message_program: Any = None
+        self.functions: dict[str, Any] = {}
+        self.message_functions: dict[str, Any] = {}
         self.compile_error: str | None = None
         self.transition = False
-        self.keep: frozenset[str] | None = None
+        self.keep: tuple[frozenset[str], bool] | None = None
         lib = cel_env.library()
         try:
             self.program = lib.compile(self.rule)
@@ -82,14 +86,23 @@ class CompiledRule:
         if missing:
             self.compile_error = f"function not available offline: {', '.join(missing)}"
             return
+        self.functions = _needed(functions)
         self.transition = "oldSelf" in variables
         self.keep = _fields_used(self.rule, variables)
         expression = raw.get("messageExpression")
         if isinstance(expression, str) and expression.strip():
             try:
                 self.message_program = lib.compile(expression)
+                self.message_functions = _needed(self.message_program.functions())
             except Exception:
                 self.message_program = None  # the server falls back to the static message
+
+
+def _needed(functions: list[str]) -> dict[str, Any]:
+    """The extension functions a program calls (registering all of them slows every call)."""
+    return {
+        f: cel_env.EXTENSION_FUNCTIONS[f] for f in functions if f in cel_env.EXTENSION_FUNCTIONS
+    }
 
 
 _RULES: dict[int, tuple[Any, list[CompiledRule]]] = {}
@@ -107,35 +120,56 @@ def compiled_rules(schema: dict[str, Any]) -> list[CompiledRule]:
     return rules
 
 
+_BELOW: dict[int, tuple[Any, bool]] = {}
+
+
+def _rules_below(schema: dict[str, Any], depth: int = 0) -> bool:
+    """Whether the node or anything below it carries rules (a light pass, cached by identity)."""
+    hit = _BELOW.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    found = bool(schema.get("x-kubernetes-validations"))
+    if depth < 200:
+        props = schema.get("properties")
+        for sub in props.values() if isinstance(props, dict) else ():
+            if isinstance(sub, dict) and _rules_below(sub, depth + 1):
+                found = True
+        for key in ("items", "additionalProperties"):
+            sub = schema.get(key)
+            if isinstance(sub, dict) and _rules_below(sub, depth + 1):
+                found = True
+    _BELOW[id(schema)] = (schema, found)
+    return found
+
+
 class _Ruled:
     """A schema node's rules and the children under which rules live (what the walk visits)."""
 
-    __slots__ = ("additional", "any", "declared", "items", "properties", "rules")
-    any: bool
+    __slots__ = ("additional", "declared", "items", "properties", "schema")
 
-    def __init__(self, schema: dict[str, Any], depth: int) -> None:
-        self.rules = compiled_rules(schema)
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
         props = schema.get("properties")
         props = props if isinstance(props, dict) else {}
         self.declared = frozenset(props)
         self.properties = [
-            (k, s) for k, s in props.items() if isinstance(s, dict) and _ruled(s, depth + 1).any
+            (k, s) for k, s in props.items() if isinstance(s, dict) and _rules_below(s)
         ]
         add = schema.get("additionalProperties")
-        self.additional = add if isinstance(add, dict) and _ruled(add, depth + 1).any else None
+        self.additional = add if isinstance(add, dict) and _rules_below(add) else None
         items = schema.get("items")
-        self.items = items if isinstance(items, dict) and _ruled(items, depth + 1).any else None
-        self.any = bool(self.rules or self.properties or self.additional or self.items)
+        self.items = items if isinstance(items, dict) and _rules_below(items) else None
+
+    @property
+    def rules(self) -> list[CompiledRule]:
+        return compiled_rules(self.schema) if self.schema.get("x-kubernetes-validations") else []
 
 
-_EMPTY: dict[str, Any] = {}
-
-
-def _ruled(schema: dict[str, Any], depth: int = 0) -> _Ruled:
+def _ruled(schema: dict[str, Any]) -> _Ruled:
     hit = _RULED.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit[1]
-    result = _Ruled(schema if depth < 200 else _EMPTY, depth)
+    result = _Ruled(schema)
     _RULED[id(schema)] = (schema, result)
     return result
 
@@ -144,14 +178,22 @@ _STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
 _SELECTED = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _fields_used(rule: str, variables: set[str]) -> frozenset[str] | None:
+_LITERAL_SIDE = re.compile(
+    r'(""|\b\d+(\.\d+)?u?|\btrue|\bfalse|\bnull)\s*[!=]=|[!=]=\s*(""|-?\d|true\b|false\b|null\b)'
+)
+
+
+def _fields_used(rule: str, variables: set[str]) -> tuple[frozenset[str], bool] | None:
     """Field names a rule selects, when every use of its variables is a field selection.
 
-    Then ``self`` may be cut down to those fields without changing the result. None when a
-    variable is used whole (compared, indexed, passed, unwrapped from an optional).
+    Then ``self`` may be cut down to those fields without changing the result; None when a
+    variable is used whole (compared, indexed, passed, unwrapped from an optional). The flag says
+    the cut may go deeper than the first level: true when no object can be compared whole (every
+    ``==``/``!=`` has a literal side and there is no ``in``), so nested objects keep only the
+    selected fields too.
     """
     text = _STRING.sub('""', rule)
-    if re.search(r"\.\s*(value|orValue|or)\s*\(", text):
+    if re.search(r"\.\s*(value|orValue|or)\s*\(|\.\?|\[\?", text):
         return None
     for name in variables:
         for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\b", text):
@@ -160,22 +202,37 @@ def _fields_used(rule: str, variables: set[str]) -> frozenset[str] | None:
                 if rest.startswith(",") and text[: match.start()].rstrip().endswith("("):
                     continue  # the variable a macro binds, e.g. all(c, ...)
                 return None
-    return frozenset(_SELECTED.findall(text))
+    comparisons = len(re.findall(r"[!=]=", text))
+    deep = re.search(r"\bin\b", text) is None and comparisons == len(_LITERAL_SIDE.findall(text))
+    return frozenset(_SELECTED.findall(text)), deep
 
 
-def _cut(value: Any, schema: dict[str, Any], keep: frozenset[str]) -> Any:
-    """``value`` with only the ``keep`` fields of its object (or of its list's objects)."""
-    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-        return {k: v for k, v in value.items() if k in keep}
+def _cut(
+    value: Any, schema: dict[str, Any], keep: frozenset[str], deep: bool, depth: int = 0
+) -> Any:
+    """``value`` with only the ``keep`` fields of its objects: the first level, or every level.
+
+    Only objects with declared properties are cut; map keys are data and always stay.
+    """
+    props = schema.get("properties")
+    if isinstance(value, dict) and isinstance(props, dict):
+        if not deep or depth > 50:
+            return {k: v for k, v in value.items() if k in keep}
+        return {
+            k: _cut(v, props[k], keep, deep, depth + 1) if isinstance(props.get(k), dict) else v
+            for k, v in value.items()
+            if k in keep
+        }
+    if isinstance(value, dict) and deep and isinstance(schema.get("additionalProperties"), dict):
+        sub = schema["additionalProperties"]
+        return {k: _cut(v, sub, keep, deep, depth + 1) for k, v in value.items()}
     items = schema.get("items")
     if (
         isinstance(value, list)
         and isinstance(items, dict)
-        and isinstance(items.get("properties"), dict)
+        and (deep or isinstance(items.get("properties"), dict))
     ):
-        return [
-            {k: v for k, v in x.items() if k in keep} if isinstance(x, dict) else x for x in value
-        ]
+        return [_cut(x, items, keep, deep, depth + 1) for x in value]
     return value
 
 
@@ -199,17 +256,15 @@ def _field_path(base: str, relative: str) -> str:
 
 
 class _Run:
-    __slots__ = ("context", "lib", "out", "updating")
+    __slots__ = ("lib", "out", "updating")
 
     def __init__(self, updating: bool) -> None:
         self.lib = cel_env.library()
         self.out: list[Finding] = []
         self.updating = updating
-        # One context per check: registering the functions once costs less than per rule.
-        self.context: Any = self.lib.Context(None, cel_env.EXTENSION_FUNCTIONS)
 
     def walk(self, value: Any, old: Any, schema: dict[str, Any], path: str) -> None:
-        if value is None:
+        if value is None or not _rules_below(schema):
             return
         ruled = _ruled(schema)
         for rule in ruled.rules:
@@ -278,7 +333,7 @@ class _Run:
                 variables["oldSelf"] = self.shape(old, schema, rule)
         variables["self"] = self.shape(value, schema, rule)
         kind = _sts_type(schema)
-        ok, error = self.run(rule.program, variables)
+        ok, error = self.run(rule.program, variables, rule.functions)
         if error is None and not isinstance(ok, bool):
             error = f"rule did not evaluate to a boolean: {type(ok).__name__}"
         if error is not None:
@@ -293,7 +348,7 @@ class _Run:
             return
         message = rule.message or f"failed rule: {rule.rule}"
         if rule.message_program is not None:
-            text, msg_error = self.run(rule.message_program, variables)
+            text, msg_error = self.run(rule.message_program, variables, rule.message_functions)
             if msg_error is None and isinstance(text, str) and text.strip() and "\n" not in text:
                 message = text.strip()
         where = _field_path(path, rule.field_path) if rule.field_path else path
@@ -308,15 +363,16 @@ class _Run:
 
     @staticmethod
     def shape(value: Any, schema: dict[str, Any], rule: CompiledRule) -> Any:
-        return value if rule.keep is None else _cut(value, schema, rule.keep)
+        return value if rule.keep is None else _cut(value, schema, *rule.keep)
 
-    def run(self, program: Any, variables: dict[str, Any]) -> tuple[Any, str | None]:
+    def run(
+        self, program: Any, variables: dict[str, Any], functions: dict[str, Any]
+    ) -> tuple[Any, str | None]:
         """(result, None) or (None, the server-style error text). Never raises."""
         cel_env.EvalErrors.reset()
         try:
-            for name, value in variables.items():
-                self.context.add_variable(name, value)
-            result = program.execute(self.context)
+            context = self.lib.Context(variables, functions) if functions else variables
+            result = program.execute(context)
         except KeyError as err:
             return None, f"no such key: {err.args[0] if err.args else ''}"
         except IndexError as err:

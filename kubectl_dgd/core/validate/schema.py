@@ -174,7 +174,6 @@ class _Node:
         "excl_max",
         "excl_min",
         "format",
-        "has_defaults_below",
         "int_or_string",
         "items",
         "list_type",
@@ -246,7 +245,6 @@ class _Node:
         fmt = s.get("format")
         self.format: str | None = fmt if isinstance(fmt, str) else None
         self.default: Any = s.get("default", _MISSING)
-        self.has_defaults_below = False
 
 
 _CACHE: dict[int, tuple[dict[str, Any], _Node]] = {}
@@ -261,19 +259,25 @@ def _node(schema: dict[str, Any]) -> _Node:
     return node
 
 
+_DEFAULTS_BELOW: dict[int, tuple[dict[str, Any], bool]] = {}
+
+
 def _defaults_below(schema: dict[str, Any], depth: int = 0) -> bool:
-    """Whether any node at or below ``schema`` carries a default (cached on the node)."""
-    node = _node(schema)
-    if node.has_defaults_below or depth > 100:
-        return node.has_defaults_below
-    found = node.default is not _MISSING
-    for sub in node.properties.values():
-        found = _defaults_below(sub, depth + 1) or found
-    if isinstance(node.additional, dict):
-        found = _defaults_below(node.additional, depth + 1) or found
-    if node.items is not None:
-        found = _defaults_below(node.items, depth + 1) or found
-    node.has_defaults_below = found
+    """Whether any node at or below ``schema`` carries a default (a light pass, cached)."""
+    hit = _DEFAULTS_BELOW.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    found = "default" in schema
+    if depth < 200:
+        props = schema.get("properties")
+        for sub in props.values() if isinstance(props, dict) else ():
+            if isinstance(sub, dict) and _defaults_below(sub, depth + 1):
+                found = True
+        for key in ("items", "additionalProperties"):
+            sub = schema.get(key)
+            if isinstance(sub, dict) and _defaults_below(sub, depth + 1):
+                found = True
+    _DEFAULTS_BELOW[id(schema)] = (schema, found)
     return found
 
 
@@ -575,29 +579,33 @@ def apply_structural_defaults(obj: Any, schema: dict[str, Any]) -> None:
 
 
 def _default(v: Any, schema: dict[str, Any], root: bool = False) -> None:
-    n = _node(schema)
+    if not _defaults_below(schema):
+        return
     if isinstance(v, dict):
-        for key, sub in n.properties.items():
-            if root and key == "metadata":
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
+        for key, sub in props.items():
+            if (root and key == "metadata") or not isinstance(sub, dict):
                 continue
-            sn = _node(sub)
             current = v.get(key, _MISSING)
-            if current is None and not sn.nullable:
-                if sn.default is not _MISSING:
-                    v[key] = copy.deepcopy(sn.default)
-                else:
+            default = sub.get("default", _MISSING)
+            if current is None and sub.get("nullable") is not True:
+                if default is _MISSING:
                     del v[key]
                     continue
+                v[key] = copy.deepcopy(default)
             elif current is _MISSING:
-                if sn.default is _MISSING:
+                if default is _MISSING:
                     continue
-                v[key] = copy.deepcopy(sn.default)
-            if _defaults_below(sub):
-                _default(v[key], sub)
-        if isinstance(n.additional, dict) and _defaults_below(n.additional):
+                v[key] = copy.deepcopy(default)
+            _default(v[key], sub)
+        additional = schema.get("additionalProperties")
+        if isinstance(additional, dict) and _defaults_below(additional):
             for key, item in v.items():
-                if key not in n.properties:
-                    _default(item, n.additional)
-    elif isinstance(v, list) and n.items is not None and _defaults_below(n.items):
-        for item in v:
-            _default(item, n.items)
+                if key not in props:
+                    _default(item, additional)
+    elif isinstance(v, list):
+        items = schema.get("items")
+        if isinstance(items, dict) and _defaults_below(items):
+            for item in v:
+                _default(item, items)
