@@ -1,0 +1,76 @@
+"""``make bench``: run every ``bench/bench_*.py`` module and print its figures as one table each.
+
+The interface a benchmark module offers (all of it):
+
+    def run() -> list[tuple[str, str]]:
+        '''Measure, then return rows of (what was measured, the figure as text).'''
+
+A row is a figure ("validate one.yaml, median of 15: 182 ms") or a ratio measured side by
+side in the same run ("start-up ratio (target <= 1.3x): 1.21x"). Benchmarks report; they do
+not assert, and a slow figure never fails the run. A module without ``run()`` but with a
+``main()`` is called as a script would be and prints for itself.
+
+Usage: ``.venv/bin/python bench/run.py [core cluster ...]`` (default: every module).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+
+Row = tuple[str, str]
+
+
+def modules(selected: list[str]) -> list[str]:
+    names = sorted(p.stem for p in BENCH.glob("bench_*.py"))
+    if selected:
+        wanted = {s.removeprefix("bench_") for s in selected}
+        names = [n for n in names if n.removeprefix("bench_") in wanted]
+    return names
+
+
+def table(title: str, rows: list[Row]) -> str:
+    width = max((len(label) for label, _ in rows), default=0)
+    lines = [title, "-" * len(title)]
+    lines.extend(f"  {label.ljust(width)}  {value}" for label, value in rows)
+    return "\n".join(lines)
+
+
+def run_module(name: str) -> None:
+    module = importlib.import_module(name)
+    started = time.perf_counter()
+    runner: Callable[[], list[Row]] | None = getattr(module, "run", None)
+    try:
+        if runner is not None:
+            rows = runner()
+            title = f"{name} ({time.perf_counter() - started:.1f} s)"
+            print(table(title, rows), flush=True)
+        elif hasattr(module, "main"):
+            print(f"{name}\n{'-' * len(name)}", flush=True)
+            module.main()
+        else:
+            print(f"{name}: no run() or main(); skipped")
+    except (Exception, SystemExit) as err:  # one failing benchmark does not hide the others
+        print(f"{name}: failed: {err}")
+        traceback.print_exc(limit=3)
+    print()
+
+
+def main(argv: list[str]) -> None:
+    sys.path[:0] = [str(BENCH), str(ROOT)]
+    names = modules(argv)
+    if not names:
+        raise SystemExit(f"no benchmark matches {argv}; have: {', '.join(modules([]))}")
+    for name in names:
+        run_module(name)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
