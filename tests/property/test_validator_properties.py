@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,7 @@ from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.dgd import KIND, V1ALPHA1, V1BETA1, DynamoGraphDeployment
 from kubectl_dgd.output.serialize import to_yaml
 from kubectl_dgd.usecases.validate import validate_documents
+from tests.conftest import run_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "manifests" / "examples"
 # Modest by default so the suite stays fast; PROPERTY_EXAMPLES=2000 for a deeper search.
@@ -316,3 +318,22 @@ def test_example_graphs_survive_the_model_round_trip() -> None:
     for graph in _example_graphs():
         model = DynamoGraphDeployment.model_validate(graph)
         assert model.model_dump(mode="json", exclude_unset=True, by_alias=True) == graph
+
+
+TOP_EXAMPLES = sorted(EXAMPLES.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", TOP_EXAMPLES, ids=lambda p: p.name)
+def test_each_example_graph_is_valid_and_says_what_it_shows(path: Path) -> None:
+    text = path.read_text()
+    assert text.startswith("# "), "an example opens with a comment saying what it shows"
+    flags = ["--lpx"] if "type: lpx" in text else []
+    result = run_cli("validate", *flags, str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(error," not in result.stdout
+
+
+def test_lpx_example_is_rejected_without_the_lpx_gate() -> None:
+    result = run_cli("validate", str(EXAMPLES / "lpx.yaml"))
+    assert result.returncode == 1
+    assert "LPX components require lpx.enabled=true" in result.stdout
