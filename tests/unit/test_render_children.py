@@ -560,3 +560,14 @@ def test_gms_components_get_a_claim_template_of_their_device_class() -> None:
     assert claim["spec"]["spec"]["devices"]["requests"] == [
         {"name": "gpus", "exactly": {"deviceClassName": "gpu.example.com"}}
     ]
+
+
+@pytest.mark.parametrize("bad", [{"a": "b"}, ["x"], 3])
+def test_a_non_string_component_name_or_type_is_an_input_error(bad: Any) -> None:
+    from kubectl_dgd.errors import InputError
+
+    for key in ("name", "type"):
+        graph = dgd(component("f", "frontend"))
+        graph["spec"]["components"][0][key] = bad
+        with pytest.raises(InputError, match=rf"spec.components\[0\].{key}: expected a string"):
+            render_graph(graph, COMPONENT)

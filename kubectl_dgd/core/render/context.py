@@ -7,7 +7,7 @@ from typing import Any
 
 from kubectl_dgd.core.backend import WORKER_TYPES, resolve_backend
 from kubectl_dgd.core.profile import Profile, Provider, decide_provider
-from kubectl_dgd.errors import DgdError
+from kubectl_dgd.errors import DgdError, InputError
 from kubectl_dgd.exitcodes import Exit
 
 DISCOVERY_BACKEND_ANNOTATION = "nvidia.com/dynamo-discovery-backend"
@@ -71,6 +71,7 @@ def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
     # A saved live object (it has a uid) keeps its stored provider; a new one gets the webhook's.
     provider = decide_provider(annotations, profile, creating=not meta.get("uid"))
     spec = mapping(obj.get("spec"))
+    _check_shape(meta, items(spec.get("components")))
     components = [_defaulted(c, provider) for c in items(spec.get("components"))]
     discovery = annotations.get(DISCOVERY_BACKEND_ANNOTATION, "").lower() == "kubernetes"
     graph = Graph(
@@ -86,6 +87,18 @@ def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
     )
     graph.backends = _backends(graph)
     return graph
+
+
+def _check_shape(meta: dict[str, Any], components: list[dict[str, Any]]) -> None:
+    """The few fields render keys on must be strings; the rest is validate's job."""
+    wrong = [("metadata.name", meta.get("name"))] if not isinstance(meta.get("name"), str) else []
+    for i, component in enumerate(components):
+        for key in ("name", "type"):
+            if key in component and not isinstance(component[key], str):
+                wrong.append((f"spec.components[{i}].{key}", component[key]))
+    if wrong:
+        path = wrong[0][0]
+        raise InputError(f"{path}: expected a string; run `kubectl dgd validate` for the details")
 
 
 def _defaulted(component: dict[str, Any], provider: Provider) -> dict[str, Any]:

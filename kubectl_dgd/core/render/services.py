@@ -60,7 +60,7 @@ def model_services(graph: Graph) -> dict[str, dict[str, Any]]:
     seen: set[str] = set()
     for component in graph.components:
         model = mapping(component.get("modelRef")).get("name")
-        if not model or model in seen:
+        if not isinstance(model, str) or not model or model in seen:
             continue
         seen.add(str(model))
         result[str(component.get("name"))] = {
