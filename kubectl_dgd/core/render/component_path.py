@@ -10,6 +10,7 @@ from kubectl_dgd.core.render.dcd import build_dcd
 from kubectl_dgd.core.render.objects import (
     HASH_PREVIEW,
     NOT_SHOWN_ANNOTATION,
+    NOTE_ANNOTATION,
     PREVIEW_ANNOTATION,
     RenderedObject,
     metadata,
@@ -21,6 +22,7 @@ MAX_SURGE_ANNOTATION = "nvidia.com/deployment-rolling-update-max-surge"
 MAX_UNAVAILABLE_ANNOTATION = "nvidia.com/deployment-rolling-update-max-unavailable"
 STRATEGY_ANNOTATION = "nvidia.com/deployment-strategy"
 LWS_API_VERSION = "leaderworkerset.x-k8s.io/v1"
+TOPOLOGY_IGNORED = "topologyConstraint is accepted but has no effect on the component path"
 
 
 def render_component(
@@ -29,8 +31,11 @@ def render_component(
     source = f"{graph.name}/{component.get('name')}"
     dcd = build_dcd(graph, component, worker_hash)
     preview = {PREVIEW_ANNOTATION: HASH_PREVIEW} if is_worker(component) and worker_hash else {}
-    if preview:
-        annotations = {**dcd["metadata"].get("annotations", {}), **preview}
+    notes = dict(preview)
+    if "topologyConstraint" in component or "topologyConstraint" in graph.spec:
+        notes[NOTE_ANNOTATION] = TOPOLOGY_IGNORED
+    if notes:
+        annotations = {**dcd["metadata"].get("annotations", {}), **notes}
         dcd["metadata"]["annotations"] = dict(sorted(annotations.items()))
     name = dcd["metadata"]["name"]
     hidden = {NOT_SHOWN_ANNOTATION: not_shown(graph, component)}
