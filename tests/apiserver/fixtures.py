@@ -4,7 +4,8 @@
 
 ``apiserver`` is a started :class:`ApiServer` with a kubeconfig written (``.kubeconfig``, context
 namespace ``.namespace`` = "dynamo", bearer-token user), its ``.store``, ``.request_log``,
-``.requests(verb, resource)``, ``.seed(obj)`` and ``.faults``. ``kubectl_env(apiserver)`` gives the
+``.requests(verb, resource)``, ``.seed(obj)`` and ``.faults``; the DGD CRD is installed
+(``.uninstall_crd()`` removes it). ``kubectl_env(apiserver)`` gives the
 environment a subprocess needs to reach it.
 """
 
@@ -35,6 +36,7 @@ def kubectl_env(server: ApiServer) -> dict[str, str]:
 @pytest.fixture
 def apiserver(tmp_path: Path) -> Iterator[ApiServer]:
     server = ApiServer().start()
+    server.install_crd()
     server.store.ensure_namespace(NAMESPACE)
     server.write_kubeconfig(tmp_path / "kubeconfig", namespace=NAMESPACE)
     try:

@@ -130,4 +130,24 @@ SECRETS = ResourceType(
     field_labels=("metadata.name", "metadata.namespace", "type"),
 )
 
-DEFAULT_TYPES: tuple[ResourceType, ...] = (NAMESPACES, EVENTS, CONFIGMAPS, SECRETS, DGD, DCD)
+CRDS = ResourceType(
+    group="apiextensions.k8s.io",
+    version="v1",
+    plural="customresourcedefinitions",
+    kind="CustomResourceDefinition",
+    singular="customresourcedefinition",
+    namespaced=False,
+    short_names=("crd", "crds"),
+    categories=("api-extensions",),
+    status_subresource=True,
+)
+
+DEFAULT_TYPES: tuple[ResourceType, ...] = (
+    NAMESPACES,
+    EVENTS,
+    CONFIGMAPS,
+    SECRETS,
+    CRDS,
+    DGD,
+    DCD,
+)

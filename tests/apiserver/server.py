@@ -45,7 +45,7 @@ from tests.apiserver import discovery, errors, tls, watch
 from tests.apiserver.errors import ApiError
 from tests.apiserver.faults import Faults, RequestRecord
 from tests.apiserver.patch import BadPatch, PatchError, json_patch, merge_patch
-from tests.apiserver.resources import ResourceType
+from tests.apiserver.resources import CRDS, DGD, ResourceType
 from tests.apiserver.selectors import field_matcher, label_matcher
 from tests.apiserver.store import Obj, Store
 from tests.apiserver.table import to_table
@@ -185,11 +185,20 @@ class ApiServer:
             self.request_log.clear()
 
     def uninstall_crd(self, group: str = "nvidia.com") -> None:
-        """The CRDs of ``group`` disappear from discovery and their paths answer 404."""
+        """The CRDs of ``group`` disappear: their CustomResourceDefinition objects, their
+        discovery documents, and their paths (404 the server could not find the resource)."""
         self.store.hidden_groups.add(group)
+        items, _ = self.store.list(CRDS, None)
+        for crd in items:
+            if crd["spec"]["group"] == group:
+                self.store.delete(CRDS, "", crd["metadata"]["name"])
 
-    def install_crd(self, group: str = "nvidia.com") -> None:
-        self.store.hidden_groups.discard(group)
+    def install_crd(self, crd: Obj | None = None) -> Obj:
+        """Install a CRD object (default: the DGD CRD kubectl-dgd bundles, as the operator
+        applies it) and serve its group."""
+        crd = crd or dgd_crd()
+        self.store.hidden_groups.discard(crd["spec"]["group"])
+        return self.store.seed(crd)
 
     def _log(self, record: RequestRecord) -> None:
         with self._log_lock:
@@ -197,6 +206,37 @@ class ApiServer:
 
     def visible_types(self) -> list[ResourceType]:
         return [rt for rt in self.store.types.values() if rt.group not in self.store.hidden_groups]
+
+
+def dgd_crd() -> Obj:
+    """The DGD CustomResourceDefinition as a cluster holds it: the bundled schema (both versions,
+    v1beta1 stored) with the status subresource, printer columns and an Established status."""
+    path = Path(__file__).resolve().parents[2] / "kubectl_dgd" / "data" / "crd-schema.json"
+    crd: Obj = json.loads(path.read_text())
+    crd.pop("_notice", None)
+    crd["spec"]["scope"] = "Namespaced"
+    crd["spec"]["names"].setdefault("categories", list(DGD.categories))
+    for version in crd["spec"]["versions"]:
+        version["subresources"] = {"status": {}}
+        if version["name"] == DGD.version:
+            version["additionalPrinterColumns"] = [
+                {
+                    "name": "Ready",
+                    "type": "string",
+                    "jsonPath": '.status.conditions[?(@.type=="Ready")].status',
+                },
+                {"name": "Backend", "type": "string", "jsonPath": ".spec.backendFramework"},
+                {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+            ]
+    crd["status"] = {
+        "acceptedNames": crd["spec"]["names"],
+        "storedVersions": [DGD.version],
+        "conditions": [
+            {"type": "NamesAccepted", "status": "True", "reason": "NoConflicts"},
+            {"type": "Established", "status": "True", "reason": "InitialNamesAccepted"},
+        ],
+    }
+    return crd
 
 
 class _HttpServer(ThreadingHTTPServer):

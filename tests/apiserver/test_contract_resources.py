@@ -389,3 +389,35 @@ def test_missing_or_wrong_token_is_401(apiserver: ApiServer) -> None:
             "reason": "Unauthorized",
             "code": 401,
         }
+
+
+# -- the CRD itself -----------------------------------------------------------------------------
+
+CRD_PATH = (
+    "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/dynamographdeployments.nvidia.com"
+)
+
+
+def test_installed_crd_is_readable_as_a_cluster_object(apiserver: ApiServer) -> None:
+    response = raw(apiserver, "GET", CRD_PATH)
+    assert response.code == 200
+    crd = response.body
+    assert crd["kind"] == "CustomResourceDefinition"
+    assert crd["spec"]["names"]["shortNames"] == ["dgd"]
+    assert crd["spec"]["scope"] == "Namespaced"
+    served = {v["name"]: (v["served"], v["storage"]) for v in crd["spec"]["versions"]}
+    assert served == {"v1alpha1": (True, False), "v1beta1": (True, True)}
+    assert "openAPIV3Schema" in crd["spec"]["versions"][1]["schema"]
+
+
+def test_uninstalled_crd_object_is_404_not_found(apiserver: ApiServer) -> None:
+    apiserver.uninstall_crd()
+    response = raw(apiserver, "GET", CRD_PATH)
+    assert response.code == 404
+    assert response.body["message"] == (
+        'customresourcedefinitions.apiextensions.k8s.io "dynamographdeployments.nvidia.com" '
+        "not found"
+    )
+    apiserver.install_crd()
+    assert raw(apiserver, "GET", CRD_PATH).code == 200
+    assert raw(apiserver, "GET", BASE).code == 200
