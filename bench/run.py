@@ -54,7 +54,11 @@ def run_module(name: str) -> None:
             print(table(title, rows), flush=True)
         elif hasattr(module, "main"):
             print(f"{name}\n{'-' * len(name)}", flush=True)
-            module.main()
+            saved, sys.argv = sys.argv, [str(BENCH / f"{name}.py")]  # as if run as a script
+            try:
+                module.main()
+            finally:
+                sys.argv = saved
         else:
             print(f"{name}: no run() or main(); skipped")
     except (Exception, SystemExit) as err:  # one failing benchmark does not hide the others
