@@ -543,3 +543,9 @@ def test_rules_inside_lpx_role_pod_templates_run() -> None:
         "spec.components[2].roles[0].podTemplate.spec.containers[1]",
         "sidecar containers must specify a non-empty image",
     )
+
+
+def test_multi_line_compile_errors_are_reported_on_one_line() -> None:
+    custom = {"type": "object", "x-kubernetes-validations": [{"rule": "self.(\n)", "message": "m"}]}
+    (finding,) = cel.check({}, None, custom)
+    assert "\n" not in finding.message

@@ -483,3 +483,12 @@ def test_object_meta_basic_types_are_checked() -> None:
         ("metadata.name", "schema-type"),
         ("metadata.labels.a", "schema-type"),
     ]
+
+
+def test_control_characters_in_keys_stay_on_one_line() -> None:
+    obj = graph()
+    obj["spec"]["\n"] = None
+    obj["spec"]["annotations"] = {"a\nb": 1}
+    result = findings(obj)
+    assert len(result) == 2
+    assert all("\n" not in message for _, message, _ in result)

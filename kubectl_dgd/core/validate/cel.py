@@ -26,6 +26,7 @@ from typing import Any
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.validate import cel_env
+from kubectl_dgd.core.validate.schema import one_line
 
 _MISSING: Any = object()
 _REASONS = {
@@ -76,7 +77,7 @@ class CompiledRule:
             variables = set(self.program.variables())
             functions = self.program.functions()
         except Exception as err:  # the library raises ValueError/RuntimeError on bad input
-            self.compile_error = f"compilation failed: {err}"
+            self.compile_error = f"compilation failed: {_first_line(str(err))}"
             return
         missing = sorted(
             f
@@ -314,7 +315,7 @@ class _Run:
                     "warning",
                     "cel",
                     path,
-                    f"rule not evaluated ({rule.compile_error}): {rule.rule}",
+                    one_line(f"rule not evaluated ({rule.compile_error}): {rule.rule}"),
                     "cel-unsupported",
                 )
             )
@@ -340,7 +341,11 @@ class _Run:
             detail = f"{error} evaluating rule: {rule.message or rule.rule}"
             self.out.append(
                 Finding(
-                    "error", "cel", path, f'Invalid value: "{kind}": {detail}', "cel-eval-error"
+                    "error",
+                    "cel",
+                    path,
+                    one_line(f'Invalid value: "{kind}": {detail}'),
+                    "cel-eval-error",
                 )
             )
             return
@@ -359,7 +364,7 @@ class _Run:
             text_msg = f"{label}: {message}"
         else:
             text_msg = f'Invalid value: "{kind}": {message}'
-        self.out.append(Finding("error", "cel", where, text_msg, "cel-rule"))
+        self.out.append(Finding("error", "cel", where, one_line(text_msg), "cel-rule"))
 
     @staticmethod
     def shape(value: Any, schema: dict[str, Any], rule: CompiledRule) -> Any:

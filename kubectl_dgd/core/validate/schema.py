@@ -101,6 +101,14 @@ def go_float(value: float) -> str:
     return prefix + format(Decimal(f"0.{digits}").scaleb(exp10 + 1), "f")
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {10: "\\n", 13: "\\r", 9: "\\t", 127: "\\x7f"}
+
+
+def one_line(text: str) -> str:
+    """Control characters (from keys or values) escaped, so that a finding stays on one line."""
+    return text.translate(_CONTROL) if not text.isprintable() else text
+
+
 def _type_name(value: Any) -> str:
     """The JSON type name kube-openapi reports for a value (zero values report as "null")."""
     if (
@@ -289,7 +297,7 @@ class _Checker:
         self.unknown_severity: Any = "error" if strict else "warning"
 
     def err(self, path: str, message: str, code: str) -> None:
-        self.out.append(Finding("error", "schema", path, message, code))
+        self.out.append(Finding("error", "schema", path, one_line(message), code))
 
     def value(self, v: Any, schema: dict[str, Any], path: str, root: bool = False) -> None:
         n = _node(schema)
@@ -533,7 +541,7 @@ class _Checker:
                         self.unknown_severity,
                         "schema",
                         where,
-                        f'unknown field "{where}"',
+                        one_line(f'unknown field "{where}"'),
                         "unknown-field",
                     )
                 )
