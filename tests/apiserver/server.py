@@ -22,7 +22,8 @@ Emulated, as kube-apiserver behaves where kubectl-dgd and kubectl depend on it:
 Not emulated: TLS, RBAC beyond the forbid hook, server-side apply field ownership (apply is a
 merge), strategic merge patch semantics (a merge for core types), pagination (``limit`` is
 ignored and everything is returned), deletecollection, finalizers and graceful deletion, the
-v1alpha1<->v1beta1 DGD conversion, OpenAPI documents, protobuf, aggregated discovery documents.
+v1alpha1<->v1beta1 DGD conversion, field validation (``fieldValidation`` is accepted and
+ignored; the OpenAPI v3 documents are minimal), protobuf, aggregated discovery documents.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from typing import Any
 
 import yaml
 
-from tests.apiserver import discovery, errors, tls, watch
+from tests.apiserver import discovery, errors, openapi, tls, watch
 from tests.apiserver.errors import ApiError
 from tests.apiserver.faults import Faults, RequestRecord
 from tests.apiserver.patch import BadPatch, PatchError, json_patch, merge_patch
@@ -321,6 +322,13 @@ class _Handler(BaseHTTPRequestHandler):
         if parts == ["apis"]:
             route.discovery = discovery.api_group_list(types)
             return route
+        if parts == ["openapi", "v3"]:
+            route.discovery = openapi.index(types)
+            return route
+        if parts[:2] == ["openapi", "v3"]:
+            route.discovery = openapi.group_version(types, "/".join(parts[2:]), self._schemas())
+            route.unknown = route.discovery is None
+            return route
         if parts[:1] == ["api"] and len(parts) >= 2:
             group, version, rest = "", parts[1], parts[2:]
         elif parts[:1] == ["apis"] and len(parts) >= 2:
@@ -352,6 +360,18 @@ class _Handler(BaseHTTPRequestHandler):
         if route.subresource == "status" and not route.rt.status_subresource:
             route.unknown = True
         return route
+
+    def _schemas(self) -> dict[str, dict[str, Any]]:
+        """openAPIV3Schema per kind from the installed CRD objects (their stored version)."""
+        items, _ = self.api.store.list(CRDS, None)
+        schemas: dict[str, dict[str, Any]] = {}
+        for crd in items:
+            for version in crd["spec"].get("versions", []):
+                if version.get("storage"):
+                    schema = (version.get("schema") or {}).get("openAPIV3Schema")
+                    if schema:
+                        schemas[crd["spec"]["names"]["kind"]] = schema
+        return schemas
 
     # -- request handling -----------------------------------------------------------------------
 
@@ -563,7 +583,21 @@ class _Handler(BaseHTTPRequestHandler):
             timeout=timeout,
             bookmarks=bookmarks,
         )
-        for event in stream:
+        as_table, headers_sent = self._wants_table(), False
+        for change in stream:
+            event = change
+            if as_table and event["type"] in ("ADDED", "MODIFIED", "DELETED"):
+                # as the real server: each object as a one-row Table, columns in the first only
+                table = to_table(
+                    rt,
+                    [event["object"]],
+                    event["object"]["metadata"]["resourceVersion"],
+                    self.api.store.clock(),
+                )
+                if headers_sent:
+                    table["columnDefinitions"] = []
+                headers_sent = True
+                event = {"type": change["type"], "object": table}
             line = json.dumps(event).encode() + b"\n"
             self.wfile.write(f"{len(line):x}\r\n".encode() + line + b"\r\n")
             self.wfile.flush()

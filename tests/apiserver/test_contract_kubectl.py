@@ -118,3 +118,73 @@ def test_real_kubectl_sees_no_dgd_type_when_crd_is_uninstalled(apiserver: ApiSer
     result = kubectl(apiserver, "get", "dgd")
     assert result.returncode == 1
     assert 'the server doesn\'t have a resource type "dgd"' in result.stderr
+
+
+def _manifest(tmp_path: Path, obj: dict[str, object]) -> str:
+    path = tmp_path / "graph.json"
+    path.write_text(json.dumps(obj))
+    return str(path)
+
+
+def test_real_kubectl_apply_creates_then_updates_with_field_validation(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    graph = sample_dgd("applied")
+    del graph["status"]
+    created = kubectl(apiserver, "apply", "-f", _manifest(tmp_path, graph))
+    assert created.returncode == 0, created.stderr
+    assert created.stdout.strip() == "dynamographdeployment.nvidia.com/applied created"
+    graph["spec"]["components"][0]["replicas"] = 2
+    updated = kubectl(apiserver, "apply", "-f", _manifest(tmp_path, graph))
+    assert updated.returncode == 0, updated.stderr
+    assert updated.stdout.strip() == "dynamographdeployment.nvidia.com/applied configured"
+    stored = kubectl(apiserver, "get", "dgd", "applied", "-o", "json")
+    obj = json.loads(stored.stdout)
+    assert obj["spec"]["components"][0]["replicas"] == 2
+    assert obj["metadata"]["generation"] == 2
+    assert all(r.query.get("fieldValidation") == ["Strict"] for r in apiserver.requests("create"))
+
+
+def test_real_kubectl_create_existing_reports_already_exists(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    apiserver.seed(sample_dgd("alpha"))
+    result = kubectl(apiserver, "create", "-f", _manifest(tmp_path, sample_dgd("alpha")))
+    assert result.returncode == 1
+    assert 'dynamographdeployments.nvidia.com "alpha" already exists' in result.stderr
+
+
+def test_real_kubectl_delete_removes_the_graph(apiserver: ApiServer) -> None:
+    apiserver.seed(sample_dgd("alpha"))
+    result = kubectl(apiserver, "delete", "dgd", "alpha")
+    assert result.returncode == 0, result.stderr
+    assert kubectl(apiserver, "get", "dgd", "alpha").returncode == 1
+
+
+def test_real_kubectl_watch_prints_table_rows_for_changes(apiserver: ApiServer) -> None:
+    import threading
+
+    from tests.apiserver.resources import DGD
+
+    apiserver.seed(sample_dgd("alpha"))
+    timer = threading.Timer(
+        1.0, lambda: apiserver.store.write_status(DGD, "dynamo", "alpha", {"state": "pending"})
+    )
+    timer.start()
+    result = kubectl(apiserver, "get", "dgd", "-w", "--request-timeout=3s")
+    timer.join()
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert lines[0] == ["NAME", "READY", "BACKEND", "AGE"]
+    # the second row: Ready is empty once the status lost its conditions
+    assert [line[:-1] for line in lines[1:]] == [["alpha", "True", "vllm"], ["alpha", "vllm"]]
+
+
+def test_real_kubectl_forbidden_names_verb_and_resource(apiserver: ApiServer) -> None:
+    apiserver.faults.forbid("list")
+    result = kubectl(apiserver, "get", "dgd")
+    assert result.returncode == 1
+    assert (
+        "Error from server (Forbidden): dynamographdeployments.nvidia.com is forbidden: User "
+        '"dgd-tester" cannot list resource "dynamographdeployments" in API group "nvidia.com" '
+        'in the namespace "dynamo"'
+    ) in result.stderr
