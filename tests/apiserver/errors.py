@@ -80,6 +80,12 @@ def invalid(rt: ResourceType, name: str, causes: list[tuple[str, str, str]]) -> 
     return ApiError(422, "Invalid", f'{group_kind} "{name}" is invalid: {joined}', details)
 
 
+def webhook_denied(webhook: str, message: str, code: int = 403) -> ApiError:
+    """What the API server answers when a validating admission webhook says no."""
+    reason = {403: "Forbidden", 422: "Invalid", 400: "BadRequest"}.get(code, "Forbidden")
+    return ApiError(code, reason, f'admission webhook "{webhook}" denied the request: {message}')
+
+
 def patch_rejected() -> ApiError:
     """A JSON patch that cannot be applied (a failed ``test``, a missing path)."""
     return ApiError(

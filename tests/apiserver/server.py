@@ -499,7 +499,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif verb == "patch":
             self._patch(rt, route, body, query, dry_run)
         elif verb == "delete":
-            self._send_json(200, store.delete(rt, namespace, route.name))
+            options = self._json(body) if body else {}
+            preconditions = (options or {}).get("preconditions")
+            self._send_json(200, store.delete(rt, namespace, route.name, preconditions))
         else:
             raise errors.method_not_allowed(method)
 

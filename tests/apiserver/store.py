@@ -22,7 +22,8 @@ from tests.apiserver.resources import DEFAULT_TYPES, NAMESPACES, ResourceType
 
 Obj = dict[str, Any]
 # (operation "CREATE"|"UPDATE", type, old object or None, new object) -> causes (field, reason,
-# message) for a 422, or nothing when the object is admitted. Emulates a validating webhook.
+# message) for a 422, or nothing when the object is admitted; may raise an ApiError itself (a
+# webhook denial). Emulates admission: CEL rules and validating webhooks.
 Validator = Callable[[str, ResourceType, Obj | None, Obj], list[tuple[str, str, str]] | None]
 
 _SYSTEM_META = ("uid", "creationTimestamp", "generation", "resourceVersion", "namespace", "name")
@@ -216,9 +217,22 @@ class Store:
             patched = apply(copy.deepcopy(current))
             return self._update(rt, current, patched, subresource=subresource, dry_run=dry_run)
 
-    def delete(self, rt: ResourceType, namespace: str, name: str) -> Obj:
+    def delete(
+        self, rt: ResourceType, namespace: str, name: str, preconditions: Obj | None = None
+    ) -> Obj:
+        """DELETE, with DeleteOptions preconditions (uid, resourceVersion) checked first."""
         with self._cond:
             current = self.get(rt, namespace, name)
+            meta = current["metadata"]
+            for field, label in (("uid", "UID"), ("resourceVersion", "ResourceVersion")):
+                wanted = (preconditions or {}).get(field)
+                if wanted and wanted != meta.get(field):
+                    raise errors.conflict(
+                        rt,
+                        name,
+                        f"Precondition failed: {label} in precondition: {wanted}, "
+                        f"{label} in object meta: {meta.get(field)}",
+                    )
             key = (namespace if rt.namespaced else "", name)
             del self._objects[rt.key][key]
             self._rv += 1

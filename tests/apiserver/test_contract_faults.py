@@ -197,3 +197,50 @@ def test_validator_rejects_like_a_webhook_with_422_and_causes(apiserver: ApiServ
             }
         ]
     assert raw(apiserver, "GET", f"{BASE}/alpha").body["spec"]["backendFramework"] == "vllm"
+
+
+def test_restart_during_rolling_update_is_denied_by_the_webhook_when_enabled(
+    apiserver: ApiServer,
+) -> None:
+    from tests.apiserver.webhooks import restart_frozen_during_rolling_update
+
+    graph = sample_dgd("alpha")
+    graph["status"]["rollingUpdate"] = {"phase": "InProgress"}
+    apiserver.seed(graph)
+    apiserver.store.validators.append(restart_frozen_during_rolling_update)
+    response = raw(
+        apiserver,
+        "PATCH",
+        f"{BASE}/alpha",
+        {"spec": {"restart": {"id": "new"}}},
+        content_type="application/merge-patch+json",
+    )
+    assert response.code == 403
+    assert response.body["message"] == (
+        'admission webhook "vdynamographdeployment.nvidia.com" denied the request: '
+        'spec.restart.id: Invalid value: "new": cannot be changed while a rolling update is '
+        "InProgress"
+    )
+    labels = raw(
+        apiserver,
+        "PATCH",
+        f"{BASE}/alpha",
+        {"metadata": {"labels": {"a": "b"}}},
+        content_type="application/merge-patch+json",
+    )
+    assert labels.code == 200  # other changes pass
+
+
+def test_delete_with_stale_resource_version_precondition_is_409(apiserver: ApiServer) -> None:
+    (stored,) = apiserver.seed(sample_dgd("alpha"))
+    rv = stored["metadata"]["resourceVersion"]
+    apiserver.store.write_status(DGD, NS, "alpha", {"state": "pending"})
+    response = raw(
+        apiserver,
+        "DELETE",
+        f"{BASE}/alpha",
+        {"kind": "DeleteOptions", "apiVersion": "v1", "preconditions": {"resourceVersion": rv}},
+    )
+    assert response.code == 409
+    assert "Precondition failed: ResourceVersion in precondition: " + rv in response.body["message"]
+    assert raw(apiserver, "GET", f"{BASE}/alpha").code == 200
