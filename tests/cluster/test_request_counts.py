@@ -1,0 +1,35 @@
+"""API requests per command (issue §8 targets): status NAME 1, list 1, restart 2 without --wait."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.apiserver.server import ApiServer
+from tests.cluster.conftest import dgd, graph
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("status", "my-graph"), ["get"]),
+        (("status",), ["list"]),
+        (("list", "-A"), ["list"]),
+        (("restart", "my-graph", "--parallel"), ["get", "patch"]),
+        (("restart", "my-graph", "--dry-run"), ["get"]),
+        (("rollout", "status", "my-graph"), ["get"]),
+        (("status", "my-graph", "--events"), ["get", "list"]),
+    ],
+)
+def test_request_count_per_command(
+    apiserver: ApiServer, args: tuple[str, ...], expected: list[str]
+) -> None:
+    apiserver.seed(graph())
+    apiserver.clear_log()
+    result = dgd(apiserver, *args)
+    assert result.returncode == 0, result.stderr
+    assert [r.verb for r in apiserver.request_log] == expected  # discovery included: none
+
+
+def test_not_found_adds_exactly_one_discovery_request(apiserver: ApiServer) -> None:
+    dgd(apiserver, "status", "ghost")
+    assert [r.verb for r in apiserver.request_log] == ["get", "discovery"]
