@@ -1,0 +1,149 @@
+"""``diff -f`` and ``validate --live`` against the test API server, through the console script."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.apiserver.server import ApiServer
+from tests.cluster.conftest import component, dgd, graph
+from tests.conftest import assert_golden
+
+
+def manifest(tmp_path: Path, obj: dict[str, Any], name: str = "graph.yaml") -> str:
+    data = copy.deepcopy(obj)
+    data.pop("status", None)
+    for key in ("creationTimestamp", "resourceVersion", "uid", "generation"):
+        data["metadata"].pop(key, None)
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
+def test_diff_without_difference_exits_0(apiserver: ApiServer, tmp_path: Path) -> None:
+    live = apiserver.seed(graph())[0]
+    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, live))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "dynamographdeployment dynamo/my-graph\nno differences\n"
+
+
+def test_diff_of_a_worker_image_predicts_a_rolling_update_of_all_workers(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    live = apiserver.seed(graph())[0]
+    new = copy.deepcopy(live)
+    new["spec"]["components"][2]["podTemplate"]["spec"]["containers"][0]["image"] = (
+        "nvcr.io/dynamo:1.5.2"
+    )
+    new["spec"]["components"][0]["replicas"] = 2
+    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, new))
+    assert result.returncode == 1, result.stderr
+    assert_golden("cluster/diff-worker-image.txt", result.stdout)
+
+
+def test_diff_shows_an_admission_rejection(apiserver: ApiServer, tmp_path: Path) -> None:
+    live = apiserver.seed(graph())[0]
+    new = copy.deepcopy(live)
+    new["spec"]["components"] = new["spec"]["components"][:2]
+    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, new))
+    assert result.returncode == 1
+    assert "Rejected by admission (nothing would change):" in result.stdout
+    assert "components removed: [prefill]" in result.stdout
+
+
+def test_diff_json_output(apiserver: ApiServer, tmp_path: Path) -> None:
+    live = apiserver.seed(graph())[0]
+    new = copy.deepcopy(live)
+    new["spec"]["components"][1]["replicas"] = 7
+    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, new), "-o", "json")
+    data = json.loads(result.stdout)[0]
+    assert data["changes"] == [
+        {"change": "~", "path": "spec.components[1].replicas", "old": 2, "new": 7}
+    ]
+    assert {c["name"]: c["impact"] for c in data["impact"]["components"]}["decode"] == "scale"
+
+
+def test_diff_of_a_graph_not_in_the_cluster(apiserver: ApiServer, tmp_path: Path) -> None:
+    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, graph("brand-new")))
+    assert result.returncode == 1
+    assert "(not in the cluster: would be created)" in result.stdout
+
+
+def test_diff_ignores_labels_the_file_does_not_set(apiserver: ApiServer, tmp_path: Path) -> None:
+    live = apiserver.seed(graph(labels={"added-by": "someone-else"}))[0]
+    new = copy.deepcopy(live)
+    new["metadata"]["labels"] = {}
+    assert dgd(apiserver, "diff", "-f", manifest(tmp_path, new)).returncode == 0
+
+
+def test_diff_error_exits_above_1(apiserver: ApiServer, tmp_path: Path) -> None:
+    apiserver.faults.fail_next(1, 500)
+    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, graph()))
+    assert result.returncode > 1
+    missing = dgd(apiserver, "diff", "-f", str(tmp_path / "nope.yaml"))
+    assert missing.returncode > 1
+
+
+def test_validate_live_applies_update_rules_against_the_live_object(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    live = apiserver.seed(graph())[0]
+    new = copy.deepcopy(live)
+    new["spec"]["backendFramework"] = "sglang"
+    offline = dgd(apiserver, "validate", manifest(tmp_path, new))
+    assert offline.returncode == 0, offline.stdout  # a create: no immutability rules
+    result = dgd(apiserver, "validate", "--live", manifest(tmp_path, new))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "spec.backendFramework" in result.stdout and "immutable" in result.stdout
+
+
+def test_validate_server_dry_run_reports_the_webhooks_answer(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    apiserver.seed(graph())
+
+    def webhook(
+        operation: str, rt: object, old: object, new: dict[str, Any]
+    ) -> list[tuple[str, str, str]] | None:
+        if (new.get("metadata") or {}).get("labels", {}).get("deny") == "yes":
+            return [
+                (
+                    "metadata.labels",
+                    "FieldValueForbidden",
+                    "metadata.labels[deny]: Forbidden: test webhook",
+                )
+            ]
+        return None
+
+    apiserver.store.validators.append(webhook)
+    new = graph(labels={"deny": "yes"})
+    apiserver.clear_log()
+    result = dgd(apiserver, "validate", "--live", "--server-dry-run", manifest(tmp_path, new))
+    assert result.returncode == 1
+    assert "server dry-run: rejected by the API server (422)" in result.stdout
+    assert "test webhook" in result.stdout
+    writes = [r for r in apiserver.request_log if r.verb in ("update", "create", "patch")]
+    assert [r.query.get("dryRun") for r in writes] == [["All"]]
+    assert "deny" not in str(
+        apiserver.store.get(
+            apiserver.store.type_for("nvidia.com", "v1beta1", "dynamographdeployments"),
+            "dynamo",
+            "my-graph",
+        )["metadata"].get("labels")
+    )
+
+
+def test_validate_live_without_the_crd_is_not_found(apiserver: ApiServer, tmp_path: Path) -> None:
+    apiserver.uninstall_crd()
+    result = dgd(
+        apiserver,
+        "validate",
+        "--live",
+        manifest(tmp_path, graph(components=[component("w", "worker")])),
+    )
+    assert result.returncode == 3
+    assert "is not installed in this cluster" in result.stderr
