@@ -68,7 +68,7 @@ def test_frontend_template_change_rolls_its_deployment_in_place() -> None:
     new = changed(live)
     image(new, 0, "nvcr.io/dynamo:1.5.1")
     result = predict_impact(live, new, bundled_schemas(), Profile())
-    frontend = [r for r in result.components if r.name == "Frontend"][0]
+    frontend = next(r for r in result.components if r.name == "Frontend")
     assert frontend.impact == "in-place-rolling-update"
     assert "Deployment my-graph-frontend rolls in place" in frontend.detail
     assert {r.name: r.impact for r in result.components if r.name != "Frontend"} == {
