@@ -10,11 +10,12 @@ from kubectl_dgd.adapters.cluster import CRD_MISSING
 from kubectl_dgd.adapters.yamlload import expand_paths, load_file
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.report import ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
 from kubectl_dgd.errors import ApiError, InputError, NotFoundError
 from kubectl_dgd.model.dgd import is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
-from kubectl_dgd.usecases.validate import ValidationReport, unpack, validate_documents
+from kubectl_dgd.usecases.validate import unpack, validate_documents
 
 
 def cluster_schemas(cluster: GraphCluster, fallback: CrdSchemas) -> tuple[CrdSchemas, str | None]:
