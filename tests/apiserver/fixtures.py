@@ -135,7 +135,7 @@ def api_client(server: ApiServer) -> Any:
     """The real kubernetes client configured from the server's kubeconfig."""
     from kubernetes import config
 
-    return config.new_client_from_config(config_file=str(server.kubeconfig))
+    return config.new_client_from_config(config_file=str(server.kubeconfig))  # type: ignore[no-untyped-call]
 
 
 @dataclass

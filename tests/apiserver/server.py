@@ -40,7 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from tests.apiserver import discovery, errors, openapi, tls, watch
 from tests.apiserver.errors import ApiError
@@ -118,7 +118,7 @@ class ApiServer:
     def address(self) -> str:
         assert self._httpd is not None, "server not started"
         host, port = self._httpd.server_address[:2]
-        return f"{host}:{port}"
+        return f"{host!s}:{port}"
 
     @property
     def url(self) -> str:

@@ -12,7 +12,7 @@ import copy
 import threading
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -89,7 +89,7 @@ class Store:
         raise KeyError(f"no resource type for {api_version} {kind}")
 
     @property
-    def lock(self) -> threading.RLock:
+    def lock(self) -> Any:
         """Held by a writer that must read and write atomically (the operator simulation)."""
         return self._lock
 
@@ -347,7 +347,7 @@ class Store:
 
     # -- watch support --------------------------------------------------------------------------
 
-    def changes_after(self, rt: ResourceType, after: int) -> tuple[list[Change], int]:
+    def changes_after(self, rt: ResourceType, after: int) -> tuple[Sequence[Change], int]:
         """Changes of this type with rv > after, and the current rv (to wait beyond);
         410 Expired when the history no longer reaches back to ``after``."""
         with self._cond:

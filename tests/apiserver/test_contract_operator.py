@@ -267,7 +267,7 @@ def test_background_operator_steps_are_seen_by_a_watch(
     operator_sim.start(interval=0.02)
     api = client.CustomObjectsApi(api_client(apiserver))
     phases = []
-    stream = watch.Watch()
+    stream: Any = watch.Watch()  # type: ignore[no-untyped-call]
     for event in stream.stream(
         api.list_namespaced_custom_object,
         "nvidia.com",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from kubernetes import client
-from kubernetes.client.rest import ApiException
+from kubernetes.client.exceptions import ApiException
 
 from tests.apiserver.fixtures import api_client, raw, sample_dgd
 from tests.apiserver.server import ApiServer
@@ -26,7 +26,7 @@ def api(apiserver: ApiServer) -> Any:
 def _status_body(error: ApiException) -> dict[str, Any]:
     import json
 
-    body: dict[str, Any] = json.loads(error.body)
+    body: dict[str, Any] = json.loads(error.body or "{}")
     return body
 
 

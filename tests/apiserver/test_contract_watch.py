@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from kubernetes import client, watch
-from kubernetes.client.rest import ApiException
+from kubernetes.client.exceptions import ApiException
 
 from tests.apiserver.fixtures import api_client, sample_dgd
 from tests.apiserver.resources import DGD
@@ -26,7 +26,8 @@ def api(apiserver: ApiServer) -> Any:
 def _stream(api: Any, **kwargs: Any) -> list[tuple[str, str, str]]:
     """(type, name, resourceVersion) of every event until the server's timeout ends the watch."""
     seen = []
-    for event in watch.Watch().stream(
+    stream: Any = watch.Watch()  # type: ignore[no-untyped-call]
+    for event in stream.stream(
         api.list_namespaced_custom_object, GROUP, VERSION, NS, PLURAL, **kwargs
     ):
         meta = event["object"]["metadata"]
