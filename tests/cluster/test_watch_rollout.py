@@ -199,3 +199,28 @@ def test_rollout_explain_of_a_quiet_graph(apiserver: ApiServer) -> None:
     apiserver.seed(graph())
     result = dgd(apiserver, "rollout", "explain", "my-graph")
     assert_golden("cluster/rollout-explain-quiet.txt", result.stdout)
+
+
+def test_status_watch_redraws_in_place_on_a_terminal(apiserver: ApiServer) -> None:
+    import pty
+
+    apiserver.seed(graph())
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [str(BIN / "kubectl-dgd"), "status", "my-graph", "--watch"],
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        env=_env(apiserver),
+    )
+    os.close(follower)
+    try:
+        seen = b""
+        deadline = time.monotonic() + 20
+        while b"GPU figures" not in seen and time.monotonic() < deadline:
+            seen += os.read(leader, 65536)
+        assert seen.startswith(b"\x1b[H\x1b[2J")  # clear and home before each view
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        os.close(leader)
+    assert proc.returncode == 130
