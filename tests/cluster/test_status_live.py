@@ -148,3 +148,44 @@ def test_list_of_an_empty_namespace_says_so_on_stderr(apiserver: ApiServer) -> N
     assert result.returncode == 0
     assert result.stdout == ""
     assert result.stderr == "No resources found in dynamo namespace.\n"
+
+
+def test_exec_credential_plugin_and_a_second_kubeconfig_file(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    """Credentials from an exec plugin, and KUBECONFIG=a:b where a only sets current-context."""
+    import os
+    import sys
+
+    apiserver.seed(graph())
+    assert apiserver.kubeconfig is not None
+    config = yaml.safe_load(apiserver.kubeconfig.read_text())
+    plugin = tmp_path / "cred.py"
+    plugin.write_text(
+        "import json\n"
+        'print(json.dumps({"apiVersion": "client.authentication.k8s.io/v1", '
+        f'"kind": "ExecCredential", "status": {{"token": "{apiserver.token}"}}}}))\n'
+    )
+    config["users"][0]["user"] = {
+        "exec": {
+            "apiVersion": "client.authentication.k8s.io/v1",
+            "command": sys.executable,
+            "args": [str(plugin)],
+            "interactiveMode": "Never",
+        }
+    }
+    current = config.pop("current-context")
+    main = tmp_path / "main-config"
+    main.write_text(yaml.safe_dump(config))
+    selector = tmp_path / "selector-config"
+    selector.write_text(
+        yaml.safe_dump({"apiVersion": "v1", "kind": "Config", "current-context": current})
+    )
+    result = dgd(
+        apiserver,
+        "status",
+        "my-graph",
+        env={"KUBECONFIG": os.pathsep.join([str(selector), str(main)])},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Namespace:    dynamo" in result.stdout
