@@ -55,8 +55,14 @@ def restart(
     --order with --parallel, an order that is not the complete set of component names, an
     LPX graph without --parallel. Exit 0 done, 1 refused, 2 bad input.
 
+    With NAME the live graph is patched (spec.restart only, guarded by the resourceVersion
+    read; also refused during a rolling update). --wait follows status.restart to Completed
+    (exit 0), Superseded/Failed or --timeout (exit 1). Exit 3 not found, 4 API error.
+
     \b
     Examples:
+      kubectl dgd restart my-graph --parallel
+      kubectl dgd restart my-graph -n prod --wait --timeout 20m
       kubectl dgd restart -f graph.yaml
       kubectl dgd restart -f graph.yaml --order Frontend,VllmDecodeWorker --dry-run
       kubectl dgd restart -f graphs.yaml --name my-graph --parallel --id fix-1234
