@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
@@ -15,7 +15,8 @@ BUNDLED = "crd-schema.json"
 
 @cache
 def bundled_schemas() -> CrdSchemas:
-    with resources.files("kubectl_dgd.data").joinpath(BUNDLED).open("rb") as fh:
+    # A path next to the package rather than importlib.resources, whose import alone costs ~7 ms.
+    with (Path(__file__).resolve().parent.parent / "data" / BUNDLED).open("rb") as fh:
         return schemas_from_crd(json.load(fh))
 
 

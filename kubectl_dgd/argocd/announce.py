@@ -16,7 +16,7 @@ from typing import Any
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.argocd.source import list_manifests, locate
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 
 
 def _mapping(value: Any) -> dict[str, Any]:

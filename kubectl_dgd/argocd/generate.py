@@ -21,7 +21,7 @@ from kubectl_dgd.argocd.source import AppSource, list_manifests, locate
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 
 MAX_ERRORS_SHOWN = 50
 # Below this many files a single process is faster than starting workers.

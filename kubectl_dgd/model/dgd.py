@@ -11,13 +11,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-API_GROUP = "nvidia.com"
-KIND = "DynamoGraphDeployment"
-V1BETA1 = "nvidia.com/v1beta1"
-V1ALPHA1 = "nvidia.com/v1alpha1"
+from kubectl_dgd.model.kinds import API_GROUP, KIND, V1ALPHA1, V1BETA1, WORKER_TYPES, is_dgd
+
+__all__ = [
+    "API_GROUP",
+    "KIND",
+    "V1ALPHA1",
+    "V1BETA1",
+    "WORKER_TYPES",
+    "DynamoGraphDeployment",
+    "is_dgd",
+]
+
 
 ComponentType = Literal["frontend", "worker", "prefill", "decode", "planner", "epp", "lpx"]
-WORKER_TYPES: frozenset[str] = frozenset({"worker", "prefill", "decode"})
 
 
 class _Model(BaseModel):
@@ -260,12 +267,3 @@ class DynamoGraphDeployment(_Model):
 
     def component(self, name: str) -> Component | None:
         return next((c for c in self.spec.components if c.name == name), None)
-
-
-def is_dgd(obj: object) -> bool:
-    """True for a mapping that declares itself a DGD of a version we know."""
-    return (
-        isinstance(obj, dict)
-        and obj.get("kind") == KIND
-        and obj.get("apiVersion") in (V1BETA1, V1ALPHA1)
-    )

@@ -16,7 +16,7 @@ from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.errors import InputError, NotFoundError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
 
 # Written by the API server or the operator, never by the user's file.

@@ -13,7 +13,7 @@ from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
 from kubectl_dgd.errors import ApiError, InputError, NotFoundError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
 from kubectl_dgd.usecases.validate import unpack, validate_documents
 

@@ -6,7 +6,7 @@ from kubectl_dgd.adapters.yamlload import expand_paths, load_file
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render import RenderedObject, render_graph
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.validate import unpack
 
 

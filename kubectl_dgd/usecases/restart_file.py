@@ -15,7 +15,7 @@ from kubectl_dgd.adapters.files import atomic_write, plain_documents, set_spec_f
 from kubectl_dgd.adapters.yamlload import Document, decode, load_text, read_bytes
 from kubectl_dgd.core.restart import RestartPlan, RestartRefused, RestartRequest, plan_restart
 from kubectl_dgd.errors import DgdError, InputError, RefusedError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 
 _BOM = b"\xef\xbb\xbf"
 

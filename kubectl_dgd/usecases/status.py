@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.status import StatusView, build_status_view
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.output.serialize import to_json, to_yaml
 from kubectl_dgd.output.status import render_status_view
 from kubectl_dgd.output.style import PLAIN, Style

@@ -12,7 +12,7 @@ from kubectl_dgd.core.report import ItemReport, ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.pipeline import validate_object
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.dgd import is_dgd
+from kubectl_dgd.model.kinds import is_dgd
 
 
 def unpack(doc: Document) -> list[tuple[dict[str, Any], str, int]]:

@@ -13,7 +13,7 @@ from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_update
 from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.model.dgd import V1ALPHA1
+from kubectl_dgd.model.kinds import V1ALPHA1
 
 DEPRECATION = "nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated; use nvidia.com/v1beta1 DynamoGraphDeployment"
 
