@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from kubectl_dgd.core.naming import runtime_namespace
 from kubectl_dgd.core.profile import WORKLOAD_PROVIDER_ANNOTATION
 from kubectl_dgd.model.dgd import DynamoGraphDeployment
 
@@ -29,8 +30,7 @@ def observed_provider(dgd: DynamoGraphDeployment) -> tuple[str | None, str | Non
 
 def base_runtime_namespace(dgd: DynamoGraphDeployment) -> str:
     """``<namespace>-<name with dots as dashes>`` (fact sheet §3.3)."""
-    namespace = dgd.metadata.namespace or "default"
-    return f"{namespace}-{dgd.metadata.name.replace('.', '-')}"
+    return runtime_namespace(dgd.metadata.namespace or "default", dgd.metadata.name, False)
 
 
 def parse_time(value: str | None) -> datetime | None:

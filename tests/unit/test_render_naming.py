@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from kubectl_dgd.core.render.naming import (
+from kubectl_dgd.core.naming import (
     dcd_name,
     fnv32a,
     model_service_name,

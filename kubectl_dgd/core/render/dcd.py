@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kubectl_dgd.core.naming import dcd_name
 from kubectl_dgd.core.render.context import Graph, is_worker, mapping
-from kubectl_dgd.core.render.naming import dcd_name
 from kubectl_dgd.core.render.objects import metadata
 from kubectl_dgd.core.render.podtemplate import pod_template
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubectl_dgd.core.naming import child_name
 from kubectl_dgd.core.render.context import Graph, mapping
-from kubectl_dgd.core.render.naming import child_name
 from kubectl_dgd.core.render.objects import NOT_SHOWN_ANNOTATION, NOTE_ANNOTATION, metadata
 from kubectl_dgd.core.render.podtemplate import LABEL_COMPONENT, LABEL_GRAPH
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kubectl_dgd.core.naming import child_name, pcs_name
 from kubectl_dgd.core.render.context import Graph, is_multinode, is_worker, mapping, node_count
-from kubectl_dgd.core.render.naming import child_name, pcs_name
 from kubectl_dgd.core.render.objects import (
     HASH_PREVIEW,
     NOT_SHOWN_ANNOTATION,

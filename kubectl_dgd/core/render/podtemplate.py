@@ -12,8 +12,8 @@ import copy
 from typing import Any
 
 from kubectl_dgd.core.containers import MAIN_CONTAINER
+from kubectl_dgd.core.naming import child_name, runtime_namespace
 from kubectl_dgd.core.render.context import Graph, is_worker, items, mapping
-from kubectl_dgd.core.render.naming import child_name, runtime_namespace
 
 PROPAGATED_ANNOTATIONS = (
     "nvidia.com/enable-metrics",

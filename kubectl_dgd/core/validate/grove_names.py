@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubectl_dgd.core import naming
 from kubectl_dgd.core.validate.graphview import effective_mode, experimental, node_count
 
-POD_NAME_LIMIT = 45
-MIN_PCS_BUDGET = 8
+POD_NAME_LIMIT = naming.GROVE_NAME_LIMIT
 
 
 def uses_scaling_group_for_names(component: dict[str, Any]) -> bool:
@@ -33,22 +33,9 @@ def component_budget(component: dict[str, Any]) -> int:
     return len(name)
 
 
-def fnv32a(data: bytes) -> int:
-    value = 0x811C9DC5
-    for byte in data:
-        value ^= byte
-        value = (value * 0x01000193) & 0xFFFFFFFF
-    return value
-
-
 def pcs_name(dgd_name: str, components: list[dict[str, Any]]) -> str:
-    """The PodCliqueSet name: the DGD name, or a truncated name with a 4-hex FNV-32a suffix."""
-    widest = max((component_budget(c) for c in components), default=0)
-    budget = max(POD_NAME_LIMIT - widest, MIN_PCS_BUDGET)
-    if len(dgd_name) <= budget:
-        return dgd_name
-    suffix = f"{fnv32a(dgd_name.encode()) & 0xFFFF:04x}"
-    return f"{dgd_name[: budget - 5]}-{suffix}"
+    """The PodCliqueSet name the operator will use for these components."""
+    return naming.pcs_name(dgd_name, [component_budget(c) for c in components])
 
 
 def combined_length(
