@@ -18,6 +18,7 @@ class ApiError(Exception):
         self.reason = reason
         self.message = message
         self.details = details
+        self.retry_after: int | None = None  # seconds, sent as the Retry-After header
 
     def status(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -133,6 +134,30 @@ def internal_error(
     message: str = "an error on the server has prevented the request from succeeding",
 ) -> ApiError:
     return ApiError(500, "InternalError", f"Internal error occurred: {message}", {})
+
+
+def too_many_requests(retry_after: int = 1) -> ApiError:
+    error = ApiError(
+        429,
+        "TooManyRequests",
+        "Too many requests, please try again later.",
+        {"retryAfterSeconds": retry_after},
+    )
+    error.retry_after = retry_after
+    return error
+
+
+def injected(code: int) -> ApiError:
+    """The Status a server answers with an injected failure code."""
+    if code == 503:
+        return service_unavailable()
+    if code == 429:
+        return too_many_requests()
+    if code == 504:
+        return ApiError(
+            504, "Timeout", "Timeout: request did not complete within requested timeout", {}
+        )
+    return internal_error("injected fault")
 
 
 def service_unavailable() -> ApiError:

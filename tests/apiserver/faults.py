@@ -23,6 +23,7 @@ class RequestRecord:
     name: str = ""
     content_type: str = ""
     accept: str = ""
+    user_agent: str = ""
 
     @property
     def is_discovery(self) -> bool:
@@ -83,7 +84,8 @@ class Faults:
             self.forbidden.append((verb, resource, namespace))
 
     def fail_next(self, count: int, code: int = 500, match: Match = resource_requests) -> None:
-        """The next ``count`` matching requests answer ``code`` (500 or 503) with a Status."""
+        """The next ``count`` matching requests answer ``code`` (500, 503, 504, or 429 with
+        Retry-After) with a Status."""
         with self._lock:
             self._failures.append(_Failure(count, code, match))
 

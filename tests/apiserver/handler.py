@@ -188,6 +188,7 @@ class Handler(BaseHTTPRequestHandler):
             name=route.name,
             content_type=self.headers.get("Content-Type", ""),
             accept=self.headers.get("Accept", ""),
+            user_agent=self.headers.get("User-Agent", ""),
         )
         self.api._log(record)
         try:
@@ -195,10 +196,8 @@ class Handler(BaseHTTPRequestHandler):
             faults = self.api.faults
             faults.apply_delay(record)
             code = faults.failure_for(record)
-            if code == 503:
-                raise errors.service_unavailable()
             if code is not None:
-                raise ApiError(code, "InternalError", "Internal error occurred: injected fault", {})
+                raise errors.injected(code)
             if route.unknown:
                 raise errors.unknown_resource()
             if route.discovery is not None:
@@ -213,7 +212,10 @@ class Handler(BaseHTTPRequestHandler):
             faults.run_hooks(record)
             self._dispatch(method, verb, route, query, body)
         except ApiError as error:
-            self._send_json(error.code, error.status())
+            extra = {}
+            if error.retry_after is not None:
+                extra["Retry-After"] = str(error.retry_after)
+            self._send_json(error.code, error.status(), extra)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         except Exception as error:  # an emulator bug must still answer like a server
@@ -418,9 +420,11 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError as error:
             raise errors.bad_request(f"error decoding request body: {error}") from error
 
-    def _send_json(self, code: int, payload: Any) -> None:
+    def _send_json(self, code: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
         self.send_response(code)
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

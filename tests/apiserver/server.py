@@ -117,6 +117,11 @@ class ApiServer:
     def url(self) -> str:
         return f"{'https' if self.use_tls else 'http'}://{self.address}"
 
+    @property
+    def ca_file(self) -> Path | None:
+        """The CA certificate clients must trust (None over plain HTTP)."""
+        return tls.certificates().ca_file if self.use_tls else None
+
     def ssl_context(self) -> ssl.SSLContext | None:
         """A client context trusting the server's CA (for urllib in tests)."""
         if not self.use_tls:

@@ -244,3 +244,23 @@ def test_delete_with_stale_resource_version_precondition_is_409(apiserver: ApiSe
     assert response.code == 409
     assert "Precondition failed: ResourceVersion in precondition: " + rv in response.body["message"]
     assert raw(apiserver, "GET", f"{BASE}/alpha").code == 200
+
+
+def test_too_many_requests_is_429_with_retry_after(apiserver: ApiServer) -> None:
+    apiserver.faults.fail_next(1, code=429)
+    response = raw(apiserver, "GET", BASE)
+    assert response.code == 429
+    assert response.body["reason"] == "TooManyRequests"
+    assert response.body["details"] == {"retryAfterSeconds": 1}
+    assert response.headers["Retry-After"] == "1"
+
+
+def test_gateway_timeout_is_504_status(apiserver: ApiServer) -> None:
+    apiserver.faults.fail_next(1, code=504)
+    response = raw(apiserver, "GET", BASE)
+    assert (response.code, response.body["reason"]) == (504, "Timeout")
+
+
+def test_request_log_keeps_the_user_agent(apiserver: ApiServer, api: Any) -> None:
+    api.list_namespaced_custom_object(GROUP, VERSION, NS, PLURAL)
+    assert apiserver.requests("list")[0].user_agent.startswith("OpenAPI-Generator/")

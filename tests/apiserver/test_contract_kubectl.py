@@ -27,7 +27,10 @@ def kubectl(server: ApiServer, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_real_kubectl_gets_dgd_by_short_name(apiserver: ApiServer) -> None:
     apiserver.seed(sample_dgd("alpha"), sample_dgd("beta", ready=False))
-    result = kubectl(apiserver, "get", "dgd", "-n", "dynamo")
+    apiserver.seed(sample_dgd("gamma", namespace="other"))
+    assert apiserver.kubeconfig is not None
+    config = apiserver.kubeconfig.rename(apiserver.kubeconfig.with_name("elsewhere"))
+    result = kubectl(apiserver, "--kubeconfig", str(config), "get", "dgd", "-n", "dynamo")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["NAME", "READY", "BACKEND", "AGE"]

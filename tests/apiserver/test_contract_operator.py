@@ -296,3 +296,17 @@ def test_paused_graph_does_not_advance(apiserver: ApiServer, operator_sim: Opera
     assert not wait_until(lambda: "restart" in _dgd(apiserver)["status"], timeout=0.3)
     operator_sim.resume("g")
     assert wait_until(lambda: _restart_status(apiserver)[0] == "Completed", timeout=5)
+
+
+def test_grove_graphs_never_get_a_managed_rolling_update(
+    apiserver: ApiServer, operator_sim: OperatorSim
+) -> None:
+    graph = sample_dgd("g")
+    graph["metadata"]["annotations"]["nvidia.com/workload-provider"] = "grove"
+    apiserver.seed(graph)
+    operator_sim.settle()
+    _change_worker_image(apiserver, "x:1.5.0")
+    operator_sim.settle()
+    status = _dgd(apiserver)["status"]
+    assert "rollingUpdate" not in status
+    assert status["state"] == "successful"
