@@ -176,7 +176,8 @@ class Cluster:
             response = api.call_api(method, url, headers, body, None, _request_timeout=timeout)
             status = int(response.status)
         except ApiException as err:  # the client turns TLS failures into status-0 ApiExceptions
-            raise ApiError(f"TLS error talking to {self.resolved.server}: {err.reason}") from err
+            reason = " ".join(str(err.reason).split())  # one line
+            raise ApiError(f"TLS error talking to {self.resolved.server}: {reason}") from err
         except Exception as err:
             if _is_transport(err):
                 raise transport_error(err, url, timeout) from err
@@ -384,9 +385,3 @@ def _is_transport(err: BaseException) -> bool:
     import urllib3
 
     return isinstance(err, urllib3.exceptions.HTTPError | OSError)
-
-
-def connect(
-    resolved: ResolvedConfig, timeout: float | None, log: Callable[[str], None] | None = None
-) -> Cluster:
-    return Cluster(resolved, timeout, log)
