@@ -31,7 +31,7 @@ test: $(VENV)/.installed-dev
 
 ## golden: re-record the golden files (then read the diff)
 golden: $(VENV)/.installed-dev
-	UPDATE_GOLDEN=1 $(BIN)/pytest -q tests -k golden
+	UPDATE_GOLDEN=1 $(BIN)/pytest -q tests
 
 ## bench: benchmarks (figures and ratios; not part of the tests)
 bench: $(VENV)/.installed-dev

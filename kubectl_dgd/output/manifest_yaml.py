@@ -20,13 +20,21 @@ _BOOLEAN_WORDS = (
     "y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF"
 )
 _RESERVED = frozenset([*_BOOLEAN_WORDS.split(), "null", "Null", "NULL"])
-# Conservative: starts with a letter, '_' or '/', so no number, timestamp, indicator or special
+# Conservative: starts with a letter, '_', '/' or '-letter' (a flag), so no number, timestamp, indicator or special
 # float can match; no ': ' or ' #' so no key or comment can hide inside.
-_PLAIN_VALUE = re.compile(r"[A-Za-z_/][A-Za-z0-9_./:@,()+=~ -]*")
+_PLAIN_VALUE = re.compile(r"(?:[A-Za-z_/]|--?[A-Za-z])[A-Za-z0-9_./:@,()+=~ '%-]*")
 _PLAIN_KEY = re.compile(r"[A-Za-z_/][A-Za-z0-9_./@-]*")
 # Characters a YAML reader treats as line breaks or refuses in block scalars.
 _UNSAFE_IN_BLOCK = re.compile("[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\ufeff\t\r]")
 _JSON_EXTRA = str.maketrans({"\x85": "\\N", "\u2028": "\\L", "\u2029": "\\P"})
+# Characters YAML does not allow unescaped anywhere (outside its printable set).
+_NON_PRINTABLE = re.compile("[\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _quoted(text: str) -> str:
+    """A double-quoted scalar (JSON string syntax is valid YAML) with every non-printable escaped."""
+    body = json.dumps(text, ensure_ascii=False).translate(_JSON_EXTRA)
+    return _NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", body)
 
 
 def dump_stream(documents: list[Any]) -> str:
@@ -46,14 +54,14 @@ def _string(text: str) -> str:
         and not text.endswith((" ", ":"))
     ):
         return text
-    return json.dumps(text, ensure_ascii=False).translate(_JSON_EXTRA)
+    return _quoted(text)
 
 
 def _key(key: Any) -> str:
     text = key if isinstance(key, str) else str(key)
     if _PLAIN_KEY.fullmatch(text) and text not in _RESERVED:
         return text
-    return json.dumps(text, ensure_ascii=False).translate(_JSON_EXTRA)
+    return _quoted(text)
 
 
 def _scalar(value: Any) -> str:
@@ -78,7 +86,12 @@ def _scalar(value: Any) -> str:
 
 def _block_literal(text: str, indent: int) -> str | None:
     """``|`` / ``|-`` block for readable multi-line text, or None when only quoting is exact."""
-    if "\n" not in text or _UNSAFE_IN_BLOCK.search(text) or text.endswith("\n\n"):
+    if (
+        "\n" not in text
+        or _UNSAFE_IN_BLOCK.search(text)
+        or _NON_PRINTABLE.search(text)
+        or text.endswith("\n\n")
+    ):
         return None
     body = text[:-1] if text.endswith("\n") else text
     lines = body.split("\n")

@@ -1,10 +1,15 @@
-"""JSON and YAML renderings of plain data (view models dump themselves to plain data first)."""
+"""JSON and YAML renderings of plain data (view models dump themselves to plain data first).
+
+All YAML we print goes through ``manifest_yaml``: kubectl, Argo CD and the API server read YAML
+with 1.1 rules, and that emitter quotes every string a 1.1 reader would take for something else.
+"""
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
+
+from kubectl_dgd.output.manifest_yaml import dump_stream
 
 
 def to_json(data: Any) -> str:
@@ -12,16 +17,8 @@ def to_json(data: Any) -> str:
 
 
 def to_yaml(data: Any) -> str:
-    """Block-style YAML, keys in the order given; uses ruamel's C emitter when present."""
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="safe", pure=False)
-    yaml.default_flow_style = False
-    yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]
-    yaml.width = 4096
-    buf = io.StringIO()
-    yaml.dump(data, buf)
-    return buf.getvalue()
+    """One block-style YAML document, keys in the order given, without a ``---`` line."""
+    return dump_stream([data]).removeprefix("---\n")
 
 
 def to_yaml_stream(items: list[tuple[list[str], Any]]) -> str:
