@@ -155,6 +155,8 @@ class Handler(BaseHTTPRequestHandler):
             route.unknown = True
         if route.subresource == "status" and not route.rt.status_subresource:
             route.unknown = True
+        if route.name and route.rt.namespaced and route.namespace is None:
+            route.unknown = True  # a namespaced object has no cluster-scoped path
         return route
 
     def _schemas(self) -> dict[str, dict[str, Any]]:
@@ -201,6 +203,8 @@ class Handler(BaseHTTPRequestHandler):
             if route.unknown:
                 raise errors.unknown_resource()
             if route.discovery is not None:
+                if method != "GET":
+                    raise errors.method_not_allowed(method)
                 if "text" in route.discovery:
                     self._send_text(200, route.discovery["text"])
                 else:

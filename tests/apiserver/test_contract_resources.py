@@ -421,3 +421,18 @@ def test_uninstalled_crd_object_is_404_not_found(apiserver: ApiServer) -> None:
     apiserver.install_crd()
     assert raw(apiserver, "GET", CRD_PATH).code == 200
     assert raw(apiserver, "GET", BASE).code == 200
+
+
+def test_namespaced_object_without_namespace_in_path_is_an_unknown_path(
+    apiserver: ApiServer,
+) -> None:
+    apiserver.seed(sample_dgd("alpha"))
+    response = raw(apiserver, "GET", f"/apis/{GROUP}/{VERSION}/{PLURAL}/alpha")
+    assert response.code == 404
+    assert response.body["message"] == "the server could not find the requested resource"
+
+
+def test_writing_to_a_discovery_path_is_405(apiserver: ApiServer) -> None:
+    response = raw(apiserver, "POST", "/apis", {})
+    assert response.code == 405
+    assert response.body["reason"] == "MethodNotAllowed"
