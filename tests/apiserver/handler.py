@@ -414,6 +414,16 @@ class Handler(BaseHTTPRequestHandler):
         return "as=Table" in self.headers.get("Accept", "")
 
     def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            body = b""
+            for _ in range(100_000):  # bounded: a request body of at most that many chunks
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    self.rfile.readline()  # the blank line after the last chunk
+                    return body
+                body += self.rfile.read(size)
+                self.rfile.readline()
+            raise errors.bad_request("request body has too many chunks")
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 

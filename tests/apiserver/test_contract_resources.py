@@ -436,3 +436,31 @@ def test_writing_to_a_discovery_path_is_405(apiserver: ApiServer) -> None:
     response = raw(apiserver, "POST", "/apis", {})
     assert response.code == 405
     assert response.body["reason"] == "MethodNotAllowed"
+
+
+def test_chunked_request_body_is_read(apiserver: ApiServer) -> None:
+    import http.client
+    import json
+
+    apiserver.seed(sample_dgd("alpha"))
+    host, port = apiserver.address.split(":")
+    conn = (
+        http.client.HTTPSConnection(host, int(port), context=apiserver.ssl_context())
+        if apiserver.use_tls
+        else http.client.HTTPConnection(host, int(port))
+    )
+    body = json.dumps({"spec": {"restart": {"id": "chunked"}}}).encode()
+    conn.request(
+        "PATCH",
+        f"{BASE}/alpha",
+        body=iter([body[:10], body[10:]]),
+        headers={
+            "Content-Type": "application/merge-patch+json",
+            "Authorization": f"Bearer {apiserver.token}",
+        },
+        encode_chunked=True,
+    )
+    response = conn.getresponse()
+    assert response.status == 200
+    assert json.loads(response.read())["spec"]["restart"] == {"id": "chunked"}
+    conn.close()
