@@ -1,12 +1,22 @@
-"""pytest fixtures for the test API server; import them into a conftest.py:
+"""pytest fixtures for the test API server (tests/conftest.py imports them for every test).
 
-    from tests.apiserver.fixtures import apiserver, operator_sim  # noqa: F401
+``apiserver``: a started :class:`ApiServer` (TLS on 127.0.0.1, random port) with a kubeconfig
+written to the test's tmp_path (``.kubeconfig``; context namespace ``.namespace`` = "dynamo";
+bearer-token user ``.user``/``.token``) and the DGD CRD installed. Typical use::
 
-``apiserver`` is a started :class:`ApiServer` with a kubeconfig written (``.kubeconfig``, context
-namespace ``.namespace`` = "dynamo", bearer-token user), its ``.store``, ``.request_log``,
-``.requests(verb, resource)``, ``.seed(obj)`` and ``.faults``; the DGD CRD is installed
-(``.uninstall_crd()`` removes it). ``kubectl_env(apiserver)`` gives the
-environment a subprocess needs to reach it.
+    apiserver.seed(sample_dgd("my-graph"))              # objects as the cluster holds them
+    run_cli("status", "my-graph", env=kubectl_env(apiserver))
+    assert len(apiserver.requests("get", "dynamographdeployments")) == 1   # no discovery
+    apiserver.faults.forbid("patch")                    # 403 with the RBAC message
+    apiserver.faults.fail_next(2, code=503)             # then recover
+    apiserver.faults.before(callback, matching(verb="patch"))   # a writer in between
+    apiserver.store.validators.append(rule)             # admission, 422 or webhook denial
+    apiserver.uninstall_crd()                           # the cluster without Dynamo
+
+``operator_sim``: an :class:`OperatorSim` on the same store, idle until ``.step()``,
+``.settle()`` or ``.start(interval)`` (a background thread, stopped after the test; its
+errors fail the test). ``api_client(apiserver)`` is the real kubernetes client configured from
+the kubeconfig; ``raw(...)`` one urllib request with the status code and decoded body.
 """
 
 from __future__ import annotations
