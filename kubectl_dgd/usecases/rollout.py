@@ -164,7 +164,6 @@ def _advice(name: str, rolling: Any, state: RolloutState) -> list[str]:
             "while the rolling update is Pending or InProgress); the update replaces the worker "
             "pods anyway"
         )
-        advice.extend(rolling.blockers)
     elif state.failed:
         advice.append(f"read the events: kubectl dgd status {name} --events")
         advice.append("fix the cause in the manifest and re-apply; see the Ready condition")
