@@ -6,13 +6,19 @@ The same notation keys the line maps of parsed documents, so a finding's path fi
 import re
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _escape(key: str) -> str:
+    """Control characters as \\xNN, so a path (and every finding line) stays one line."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", key)
 
 
 def child(path: str, key: str) -> str:
     """The path of ``key`` below ``path``; keys that are not identifiers are bracketed, as the operator does."""
     if _PLAIN_KEY.match(key):
         return f"{path}.{key}" if path else key
-    return f"{path}[{key}]"
+    return f"{path}[{_escape(key)}]"
 
 
 def index(path: str, i: int) -> str:

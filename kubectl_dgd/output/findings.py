@@ -16,7 +16,8 @@ def finding_line(source: str, finding: Finding, style: Style = PLAIN) -> str:
     tag = style(
         f"({finding.severity}, {finding.layer}/{finding.code})", _SEVERITY_COLOR[finding.severity]
     )
-    return f"{where}:{path} {finding.message} {tag}"
+    message = " ".join(finding.message.splitlines())  # one finding, one line, whatever it quotes
+    return f"{where}:{path} {message} {tag}"
 
 
 def sorted_findings(findings: list[Finding]) -> list[Finding]:
