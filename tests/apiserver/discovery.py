@@ -111,3 +111,66 @@ def resource_list(types: Iterable[ResourceType], group_version: str) -> dict[str
         "groupVersion": group_version,
         "resources": resources,
     }
+
+
+AGGREGATED_V2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+
+
+def wants_aggregated(accept: str) -> bool:
+    """Whether the client asked for aggregated discovery v2 (kubectl >= 1.30 does, first)."""
+    return any(
+        "g=apidiscovery.k8s.io" in part and "v=v2" in part and "as=APIGroupDiscoveryList" in part
+        for part in accept.split(",")
+    )
+
+
+def _resource_v2(rt: ResourceType) -> dict[str, Any]:
+    kind = {"group": rt.group, "version": rt.version, "kind": rt.kind}
+    entry: dict[str, Any] = {
+        "resource": rt.plural,
+        "responseKind": kind,
+        "scope": "Namespaced" if rt.namespaced else "Cluster",
+        "singularResource": rt.singular,
+        "verbs": list(rt.verbs),
+    }
+    if rt.short_names:
+        entry["shortNames"] = list(rt.short_names)
+    if rt.categories:
+        entry["categories"] = list(rt.categories)
+    if rt.status_subresource:
+        entry["subresources"] = [
+            {"subresource": "status", "responseKind": kind, "verbs": ["get", "patch", "update"]}
+        ]
+    return entry
+
+
+def aggregated(types: Iterable[ResourceType], *, core: bool) -> dict[str, Any]:
+    """apidiscovery.k8s.io/v2 APIGroupDiscoveryList: for /api (core) or /apis (the groups)."""
+    selected = [rt for rt in types if (rt.group == "") == core]
+    items = []
+    for name, versions in sorted(_by_group(selected).items()):
+        preferred = _preferred(versions)
+        ordered = sorted(versions, key=lambda v: (v != preferred, v))
+        items.append(
+            {
+                "metadata": {"name": name, "creationTimestamp": None},
+                "versions": [
+                    {
+                        "version": version,
+                        "resources": [
+                            _resource_v2(rt)
+                            for rt in sorted(selected, key=lambda t: t.plural)
+                            if rt.group == name and rt.version == version
+                        ],
+                        "freshness": "Current",
+                    }
+                    for version in ordered
+                ],
+            }
+        )
+    return {
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": "apidiscovery.k8s.io/v2",
+        "metadata": {},
+        "items": items,
+    }

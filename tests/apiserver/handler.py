@@ -73,6 +73,7 @@ class _Route:
         self.name = ""
         self.subresource = ""
         self.discovery: dict[str, Any] | None = None
+        self.content_type = "application/json"
         self.unknown = False
 
 
@@ -111,6 +112,12 @@ class Handler(BaseHTTPRequestHandler):
             return route
         if parts == ["version"]:
             route.discovery = discovery.SERVER_VERSION
+            return route
+        if parts in (["api"], ["apis"]) and discovery.wants_aggregated(
+            self.headers.get("Accept", "")
+        ):
+            route.discovery = discovery.aggregated(types, core=parts == ["api"])
+            route.content_type = discovery.AGGREGATED_V2
             return route
         if parts == ["api"]:
             route.discovery = discovery.api_versions(api.address)
@@ -208,7 +215,7 @@ class Handler(BaseHTTPRequestHandler):
                 if "text" in route.discovery:
                     self._send_text(200, route.discovery["text"])
                 else:
-                    self._send_json(200, route.discovery)
+                    self._send_json(200, route.discovery, {"Content-Type": route.content_type})
                 return
             assert route.rt is not None
             if faults.is_forbidden(record):
@@ -437,9 +444,9 @@ class Handler(BaseHTTPRequestHandler):
     def _send_json(self, code: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
         self.send_response(code)
-        for key, value in (headers or {}).items():
+        headers = {"Content-Type": "application/json", **(headers or {})}
+        for key, value in headers.items():
             self.send_header(key, value)
-        self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)

@@ -3,8 +3,8 @@ per connection, started by the ``apiserver`` fixture (fixtures.py).
 
 Emulated, as kube-apiserver behaves where kubectl-dgd and kubectl depend on it:
 - discovery: /version, /api, /api/v1, /apis, /apis/GROUP, /apis/GROUP/VERSION (the DGD with its
-  short name ``dgd``, categories, and the ``dynamographdeployments/status`` subresource); the
-  aggregated-discovery Accept header is answered with the legacy documents, which clients accept;
+  short name ``dgd``, categories, and the ``dynamographdeployments/status`` subresource), and
+  aggregated discovery (apidiscovery.k8s.io/v2) for clients that ask for it, as kubectl does;
   /openapi/v3 minimal documents (kubectl create/apply then leave validation to the server);
 - the DGD CustomResourceDefinition object (apiextensions.k8s.io/v1), installed or not;
 - namespaced custom resources (nvidia.com/v1beta1 DGDs, v1alpha1 DCDs) and core v1 namespaces,
@@ -31,7 +31,7 @@ Not emulated: client certificates, RBAC beyond the forbid hook, server-side appl
 ownership, strategic merge patch semantics (a merge for core types), pagination (``limit`` is
 ignored; everything is returned), deletecollection, finalizers and graceful deletion, the
 v1alpha1<->v1beta1 DGD conversion, field validation (``fieldValidation`` is accepted and
-ignored), protobuf, aggregated discovery documents, WatchList (sendInitialEvents).
+ignored), protobuf, WatchList (sendInitialEvents).
 """
 
 from __future__ import annotations

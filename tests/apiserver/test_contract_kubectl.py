@@ -191,3 +191,16 @@ def test_real_kubectl_forbidden_names_verb_and_resource(apiserver: ApiServer) ->
         '"dgd-tester" cannot list resource "dynamographdeployments" in API group "nvidia.com" '
         'in the namespace "dynamo"'
     ) in result.stderr
+
+
+def test_real_kubectl_discovers_through_aggregated_discovery(apiserver: ApiServer) -> None:
+    apiserver.seed(sample_dgd("alpha"))
+    apiserver.clear_log()
+    result = kubectl(apiserver, "get", "dgd", "alpha", "-o", "name")
+    assert result.returncode == 0, result.stderr
+    # as against a real cluster: two discovery documents (v2), then the one GET
+    assert [(r.verb, r.path) for r in apiserver.requests(include_discovery=True)] == [
+        ("discovery", "/api"),
+        ("discovery", "/apis"),
+        ("get", "/apis/nvidia.com/v1beta1/namespaces/dynamo/dynamographdeployments/alpha"),
+    ]

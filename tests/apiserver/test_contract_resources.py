@@ -464,3 +464,41 @@ def test_chunked_request_body_is_read(apiserver: ApiServer) -> None:
     assert response.status == 200
     assert json.loads(response.read())["spec"]["restart"] == {"id": "chunked"}
     conn.close()
+
+
+AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+
+
+def test_aggregated_discovery_v2_lists_dgd_with_status_subresource(apiserver: ApiServer) -> None:
+    response = raw(apiserver, "GET", "/apis", accept=f"{AGGREGATED},application/json")
+    assert response.code == 200
+    assert response.headers["Content-Type"] == AGGREGATED
+    assert response.body["kind"] == "APIGroupDiscoveryList"
+    (group,) = [g for g in response.body["items"] if g["metadata"]["name"] == "nvidia.com"]
+    assert [v["version"] for v in group["versions"]] == ["v1beta1", "v1alpha1"]
+    (dgd,) = [
+        r for r in group["versions"][0]["resources"] if r["resource"] == "dynamographdeployments"
+    ]
+    assert dgd["shortNames"] == ["dgd"]
+    assert dgd["scope"] == "Namespaced"
+    assert dgd["responseKind"]["kind"] == "DynamoGraphDeployment"
+    assert dgd["subresources"][0]["subresource"] == "status"
+
+
+def test_legacy_discovery_documents_when_not_asked_for_v2(apiserver: ApiServer) -> None:
+    groups = raw(apiserver, "GET", "/apis").body
+    assert groups["kind"] == "APIGroupList"
+    nvidia = next(g for g in groups["groups"] if g["name"] == "nvidia.com")
+    assert nvidia["preferredVersion"] == {
+        "groupVersion": "nvidia.com/v1beta1",
+        "version": "v1beta1",
+    }
+    resources = raw(apiserver, "GET", "/apis/nvidia.com/v1beta1").body
+    names = {r["name"]: r for r in resources["resources"]}
+    assert names["dynamographdeployments"]["shortNames"] == ["dgd"]
+    assert names["dynamographdeployments"]["singularName"] == "dynamographdeployment"
+    assert names["dynamographdeployments"]["namespaced"] is True
+    assert "patch" in names["dynamographdeployments"]["verbs"]
+    assert names["dynamographdeployments/status"]["verbs"] == ["get", "patch", "update"]
+    assert raw(apiserver, "GET", "/api").body["versions"] == ["v1"]
+    assert raw(apiserver, "GET", "/version").body["major"] == "1"
