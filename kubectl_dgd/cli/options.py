@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
-
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.cluster import Cluster
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,6 +29,9 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
     def decorate(func: F) -> F:
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            # Imported here: offline commands also carry these flags but never pay for the adapter.
+            from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
+
             values = {key: kwargs.pop(key, None) for key in _KEYS}
             kwargs["conn"] = ConnectionSettings(
                 kubeconfig=values["kubeconfig"],

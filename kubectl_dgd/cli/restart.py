@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 from kubectl_dgd.cli.common import handle_errors
 from kubectl_dgd.cli.options import cluster_options
 from kubectl_dgd.errors import UsageError
+
+if TYPE_CHECKING:
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 
 @click.command()

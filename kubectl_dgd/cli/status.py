@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import sys
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 from kubectl_dgd.cli.common import handle_errors, style_for
 from kubectl_dgd.cli.options import cluster_options
 from kubectl_dgd.errors import UsageError
+
+if TYPE_CHECKING:
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 _OUTPUTS = ["text", "wide", "json", "yaml", "name"]
 
@@ -65,6 +68,7 @@ def status(
 
     clock = _clock(now)
     if filename is None:
+        from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
         from kubectl_dgd.cli.status_live import list_live, status_live
 
         conn = conn or ConnectionSettings()

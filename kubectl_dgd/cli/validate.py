@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options, style_for
 from kubectl_dgd.cli.options import cluster_options
 from kubectl_dgd.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 
 @click.command()
@@ -82,6 +85,7 @@ def validate(
     old = load_old(old_path) if old_path else None
     profile = make_profile(provider, grove, lpx, checkpoint, discovery, strict)
     if live or server_dry_run:
+        from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
         from kubectl_dgd.cli.options import connect
         from kubectl_dgd.usecases.live_validate import validate_live
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 GLOBAL_DYNAMO_NAMESPACE = "dynamo"
 # Grove pod names are <pcs>-<replica>-<clique>-<suffix>; the operator keeps PCS + clique within 45.
 GROVE_NAME_LIMIT = 45
@@ -53,4 +51,6 @@ def pcs_name(graph: str, component_budgets: list[int]) -> str:
 
 def model_service_name(model: str) -> str:
     """The headless model-discovery Service of a ``modelRef``."""
+    import hashlib  # lazily: validate imports this module, and hashlib costs ~2.5 ms at start-up
+
     return "dynamo-model-" + hashlib.sha256(model.encode()).hexdigest()[:8]
