@@ -42,6 +42,12 @@ def _relative_lines(doc: Document, prefix: str) -> dict[str, int]:
     }
 
 
+SAVED_OBJECT_NOTE = (
+    "a saved object (it has metadata.uid): checked with the update rules against itself; "
+    "give --old to check a change"
+)
+
+
 def validate_documents(
     docs: list[Document],
     schemas: CrdSchemas,
@@ -60,7 +66,15 @@ def validate_documents(
                 continue
             report.summary.graphs += 1
             meta = _metadata(obj)
-            findings = validate_object(obj, schemas, profile, old=_matching_old(old, meta))
+            matching = _matching_old(old, meta)
+            saved = matching is None and bool(meta.get("uid"))
+            # A saved live object (kubectl get -o yaml) already exists: check it as an update of
+            # itself, so create-only rules (e.g. spec.restart) do not fire on what was admitted.
+            findings = validate_object(obj, schemas, profile, old=obj if saved else matching)
+            if saved:
+                findings.append(
+                    Finding("info", "webhook", "metadata.uid", SAVED_OBJECT_NOTE, "saved-object")
+                )
             if profile.strict:
                 findings = [_strict(f) for f in findings]
             lines = _relative_lines(doc, prefix)

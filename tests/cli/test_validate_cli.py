@@ -25,3 +25,24 @@ def test_every_command_has_help() -> None:
         result = run_cli(command, "--help")
         assert result.returncode == 0, command
         assert "Usage: kubectl dgd" in result.stdout, command
+
+
+def test_saved_live_object_is_checked_as_an_update_of_itself() -> None:
+    saved = EXAMPLES / "status" / "sequential-restart-in-progress.yaml"
+    result = run_cli("validate", "-o", "json", str(saved))
+    assert result.returncode == 0, result.stdout
+    import json
+
+    findings = json.loads(result.stdout)["items"][0]["findings"]
+    codes = {f["code"] for f in findings}
+    assert "saved-object" in codes
+    assert "cel-rule" not in codes  # spec.restart is fine on an existing graph
+
+
+def test_same_graph_without_uid_is_a_create_and_spec_restart_is_rejected(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    saved = (EXAMPLES / "status" / "sequential-restart-in-progress.yaml").read_text()
+    fresh = tmp_path / "fresh.yaml"
+    fresh.write_text("\n".join(line for line in saved.splitlines() if "uid:" not in line) + "\n")
+    result = run_cli("validate", str(fresh))
+    assert result.returncode == 1
+    assert "spec.restart must be unset on create" in result.stdout
