@@ -55,6 +55,21 @@ class Outcome:
         return not self.errors
 
 
+RESTART_IN_GIT = (
+    "(warning: fine for a graph that exists, as after `kubectl dgd restart -f`; "
+    "the first sync of a new graph must not carry spec.restart)"
+)
+
+
+def _is_restart_on_create(finding: Finding) -> bool:
+    """The CRD's create-only rule on spec.restart. The plugin cannot see whether the graph
+    exists, and a restart requested in Git (restart -f) is the GitOps way: warn, do not fail.
+    The lint layer's own restart-on-create warning says the same and is dropped."""
+    if finding.layer == "lint" and finding.code == "restart-on-create":
+        return True
+    return finding.layer == "cel" and finding.path == "spec" and "spec.restart" in finding.message
+
+
 def finding_text(source: str, finding: Finding) -> str:
     """``FILE:LINE: PATH: MESSAGE``; Argo CD shows these lines verbatim in the UI."""
     where = f"{source}:{finding.line}" if finding.line is not None else source
@@ -130,7 +145,10 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
     report = validate_documents(docs, bundled_schemas(), profile)
     for item in report.items:
         for finding in sorted(item.findings, key=lambda f: (f.line or 0, f.path)):
-            if finding.severity == "error":
+            if _is_restart_on_create(finding):
+                if finding.layer == "cel":
+                    result.warnings.append(f"{finding_text(shown, finding)} {RESTART_IN_GIT}")
+            elif finding.severity == "error":
                 result.errors.append(finding_text(shown, finding))
             elif finding.severity == "warning":
                 result.warnings.append(f"{finding_text(shown, finding)} (warning)")

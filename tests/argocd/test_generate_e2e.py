@@ -216,3 +216,21 @@ def test_unknown_subcommand_prints_one_line_not_usage() -> None:
     result = run_cli("render", script="dgd-argocd", env={"PATH": os.environ.get("PATH", "")})
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_restart_requested_in_git_with_restart_f_syncs_with_a_warning(tmp_path: Path) -> None:
+    """`kubectl dgd restart -f` is the GitOps restart: the plugin must let it through."""
+    from tests.conftest import run_cli
+
+    repo = repo_copy(tmp_path)
+    graph = sorted((repo / "apps" / "plain").glob("*.yaml"))[0]
+    edited = run_cli("restart", "-f", str(graph), "--parallel", "--id", "gitops-1")
+    assert edited.returncode == 0, edited.stderr
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 0, run.stderr
+    restarted = [o for o in run.objects if o.get("spec", {}).get("restart")]
+    assert [o["spec"]["restart"] for o in restarted] == [
+        {"id": "gitops-1", "strategy": {"type": "Parallel"}}
+    ]
+    assert "spec.restart must be unset on create" in run.stderr
+    assert "fine for a graph that exists" in run.stderr
