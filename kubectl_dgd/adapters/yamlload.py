@@ -121,7 +121,11 @@ def load_text(text: str, source: str) -> list[Document]:
 
 
 def load_file(path: str) -> list[Document]:
-    text = decode(read_bytes(path), path)
+    return parse_manifest(decode(read_bytes(path), path), path)
+
+
+def parse_manifest(text: str, path: str) -> list[Document]:
+    """The documents of a file's text: JSON rules for ``.json`` files, YAML otherwise."""
     if path.endswith(".json"):
         # YAML accepts much that JSON does not (e.g. `{"b": }`): a .json file must be JSON.
         data = _parse_json(text, path)

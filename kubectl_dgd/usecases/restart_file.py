@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.adapters.files import atomic_write, plain_documents, set_spec_field
-from kubectl_dgd.adapters.yamlload import Document, decode, load_text, read_bytes
+from kubectl_dgd.adapters.yamlload import Document, decode, parse_manifest, read_bytes
 from kubectl_dgd.core.restart import RestartPlan, RestartRefused, RestartRequest, plan_restart
 from kubectl_dgd.errors import DgdError, InputError, RefusedError
 from kubectl_dgd.model.kinds import is_dgd
@@ -42,7 +42,7 @@ def restart_file(
 ) -> RestartFileResult:
     raw = read_bytes(path)
     text = decode(raw, path)
-    documents = load_text(text, path)
+    documents = parse_manifest(text, path)
     document = _choose_graph(documents, name, path)
     graph: dict[str, Any] = document.data
     try:

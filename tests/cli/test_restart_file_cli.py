@@ -161,3 +161,14 @@ def test_help_shows_the_examples() -> None:
     result = run_cli("restart", "--help")
     assert result.returncode == 0
     assert "kubectl dgd restart -f graph.yaml --order" in result.stdout
+
+
+def test_malformed_json_file_is_refused_with_its_line_and_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "graph.json"
+    path.write_text('{\n  "kind": }\n')
+    before = path.read_bytes()
+    result = run_cli("restart", "-f", str(path), "--parallel")
+    assert result.returncode == 2
+    assert result.stderr.strip().endswith("malformed JSON: Expecting value")
+    assert f"{path}:2:" in result.stderr
+    assert path.read_bytes() == before
