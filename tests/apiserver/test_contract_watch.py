@@ -23,8 +23,9 @@ def api(apiserver: ApiServer) -> Any:
     return client.CustomObjectsApi(api_client(apiserver))
 
 
-def _stream(api: Any, **kwargs: Any) -> list[tuple[str, str, str]]:
-    """(type, name, resourceVersion) of every event until the server's timeout ends the watch."""
+def _stream(api: Any, stop_after: int = 0, **kwargs: Any) -> list[tuple[str, str, str]]:
+    """(type, name, resourceVersion) of every event until the server's timeout ends the watch
+    (or, with ``stop_after``, until that many events came)."""
     seen = []
     stream: Any = watch.Watch()  # type: ignore[no-untyped-call]
     for event in stream.stream(
@@ -32,6 +33,8 @@ def _stream(api: Any, **kwargs: Any) -> list[tuple[str, str, str]]:
     ):
         meta = event["object"]["metadata"]
         seen.append((event["type"], meta.get("name", ""), meta["resourceVersion"]))
+        if len(seen) == stop_after:
+            stream.stop()
     return seen
 
 
@@ -62,7 +65,9 @@ def test_watch_resumes_after_resource_version(apiserver: ApiServer, api: Any) ->
 def test_watch_streams_changes_as_they_happen(apiserver: ApiServer, api: Any) -> None:
     (alpha,) = apiserver.seed(sample_dgd("alpha"))
     timer = _later(0.3, lambda: apiserver.store.write_status(DGD, NS, "alpha", {"state": "x"}))
-    events = _stream(api, resource_version=alpha["metadata"]["resourceVersion"], timeout_seconds=2)
+    events = _stream(
+        api, stop_after=1, resource_version=alpha["metadata"]["resourceVersion"], timeout_seconds=5
+    )
     timer.join()
     assert [(t, n) for t, n, _ in events] == [("MODIFIED", "alpha")]
 
