@@ -6,12 +6,13 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import click
 
 from kubectl_dgd.core.profile import Profile
-from kubectl_dgd.errors import DgdError
+from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
 from kubectl_dgd.output.style import Style
 
@@ -96,3 +97,19 @@ def make_profile(
         kubernetes_discovery=discovery == "kubernetes",
         strict=strict,
     )
+
+
+now_option = click.option(
+    "--now", hidden=True, envvar="DGD_NOW", help="Fixed clock for tests (RFC 3339)."
+)
+
+
+def clock(now: str | None) -> datetime:
+    """The current time, or the fixed one tests give with the hidden --now / DGD_NOW."""
+    if not now:
+        return datetime.now(UTC)
+    try:
+        parsed = datetime.fromisoformat(now.replace("Z", "+00:00"))
+    except ValueError as err:
+        raise UsageError(f"--now: not an RFC 3339 time: {now!r}") from err
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

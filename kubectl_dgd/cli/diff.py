@@ -45,10 +45,11 @@ def diff(
     from kubectl_dgd.adapters.crdfile import bundled_schemas
     from kubectl_dgd.output.diff import render_diff
     from kubectl_dgd.output.serialize import to_json
-    from kubectl_dgd.usecases.diff import diff_graph, load_graphs
+    from kubectl_dgd.usecases.diff import diff_graph
+    from kubectl_dgd.usecases.validate import graphs_in_file
 
     profile = make_profile(provider, grove, lpx, checkpoint, discovery)
-    graphs = load_graphs(path)
+    graphs = graphs_in_file(path)
     cluster = connect(conn)
     results = [
         diff_graph(cluster, g, cluster.namespace, bundled_schemas(), profile) for g in graphs

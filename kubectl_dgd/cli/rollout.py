@@ -8,7 +8,7 @@ import time
 import click
 
 from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
-from kubectl_dgd.cli.common import handle_errors
+from kubectl_dgd.cli.common import clock, handle_errors, now_option
 from kubectl_dgd.cli.options import cluster_options, connect
 from kubectl_dgd.exitcodes import Exit
 
@@ -60,7 +60,7 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
 
 @rollout.command("explain")
 @click.argument("name")
-@click.option("--now", hidden=True, envvar="DGD_NOW", help="Fixed clock for tests (RFC 3339).")
+@now_option
 @handle_errors
 @cluster_options()
 def explain(name: str, now: str | None, conn: ConnectionSettings) -> None:
@@ -70,10 +70,8 @@ def explain(name: str, now: str | None, conn: ConnectionSettings) -> None:
     stands, old and new worker generations with their ready counts, what the operator waits
     for, and what you can do.
     """
-    from datetime import UTC, datetime
-
     from kubectl_dgd.usecases.rollout import explain_text
 
-    moment = datetime.fromisoformat(now.replace("Z", "+00:00")) if now else datetime.now(UTC)
+    moment = clock(now)
     cluster = connect(conn)
     sys.stdout.write(explain_text(cluster.get_graph(name, cluster.namespace), moment))

@@ -3,30 +3,17 @@
 from __future__ import annotations
 
 import sys
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.cli.common import handle_errors, style_for
+from kubectl_dgd.cli.common import clock, handle_errors, now_option, style_for
 from kubectl_dgd.cli.options import cluster_options
-from kubectl_dgd.errors import UsageError
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 _OUTPUTS = ["text", "wide", "json", "yaml", "name"]
-
-
-def _clock(now: str | None) -> datetime:
-    """The current time, or the fixed one tests give with the hidden --now / DGD_NOW."""
-    if not now:
-        return datetime.now(UTC)
-    try:
-        parsed = datetime.fromisoformat(now.replace("Z", "+00:00"))
-    except ValueError as err:
-        raise UsageError(f"--now: not an RFC 3339 time: {now!r}") from err
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @click.command()
@@ -35,7 +22,7 @@ def _clock(now: str | None) -> datetime:
     "-f", "--filename", help="A saved object (kubectl get dgd NAME -o yaml); - for stdin."
 )
 @click.option("-o", "--output", type=click.Choice(_OUTPUTS), default="text", show_default=True)
-@click.option("--now", hidden=True, envvar="DGD_NOW", help="Fixed clock for tests (RFC 3339).")
+@now_option
 @click.option("-w", "--watch", is_flag=True, help="NAME: redraw on every change (watch stream).")
 @click.option("--events", is_flag=True, help="NAME: add the graph's recent Events.")
 @click.option("-l", "--selector", help="Without NAME: only graphs with these labels (a=b,c!=d).")
@@ -66,25 +53,25 @@ def status(
     """
     from kubectl_dgd.usecases.status import render_status_file
 
-    clock = _clock(now)
+    moment = clock(now)
     if filename is None:
         from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
         from kubectl_dgd.cli.status_live import list_live, status_live
 
         conn = conn or ConnectionSettings()
         if name is None:
-            list_live(conn, all_namespaces, output, not no_headers, selector, clock)
+            list_live(conn, all_namespaces, output, not no_headers, selector, moment)
         else:
-            status_live(name, conn, clock, output, watch, events, fixed_clock=bool(now))
+            status_live(name, conn, moment, output, watch, events, fixed_clock=bool(now))
         return
-    sys.stdout.write(render_status_file(filename, clock, output, style_for(), name=name))
+    sys.stdout.write(render_status_file(filename, moment, output, style_for(), name=name))
 
 
 @click.command(name="list")
 @click.option("-o", "--output", type=click.Choice(_OUTPUTS), default="text", show_default=True)
 @click.option("-l", "--selector", help="Only graphs with these labels (a=b,c!=d).")
 @click.option("--no-headers", is_flag=True, help="No header row.")
-@click.option("--now", hidden=True, envvar="DGD_NOW", help="Fixed clock for tests (RFC 3339).")
+@now_option
 @handle_errors
 @cluster_options(all_namespaces=True)
 def list_graphs(
@@ -102,4 +89,4 @@ def list_graphs(
     """
     from kubectl_dgd.cli.status_live import list_live
 
-    list_live(conn, all_namespaces, output, not no_headers, selector, _clock(now))
+    list_live(conn, all_namespaces, output, not no_headers, selector, clock(now))

@@ -9,14 +9,12 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.defaulting import apply_defaults
 from kubectl_dgd.core.impact import Impact, predict_impact
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.errors import InputError, NotFoundError
-from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
 
 # Written by the API server or the operator, never by the user's file.
@@ -105,21 +103,6 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
             else:
                 changes.append(FieldChange("~", path, level.t1, level.t2))
     return sorted(changes, key=lambda c: c.path)
-
-
-def load_graphs(path: str) -> list[dict[str, Any]]:
-    graphs: list[dict[str, Any]] = []
-    for doc in load_file(path):
-        data = doc.data
-        items = (
-            data.get("items")
-            if isinstance(data, dict) and str(data.get("kind", "")).endswith("List")
-            else [data]
-        )
-        graphs += [i for i in items or [] if is_dgd(i)]
-    if not graphs:
-        raise InputError("no DynamoGraphDeployment found", path)
-    return graphs
 
 
 def diff_graph(

@@ -7,13 +7,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.status import StatusView, build_status_view
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.output.serialize import to_json, to_yaml
 from kubectl_dgd.output.status import render_status_view
 from kubectl_dgd.output.style import PLAIN, Style
+from kubectl_dgd.usecases.validate import graphs_in_file
 
 
 def status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusView:
@@ -31,26 +30,6 @@ def status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusV
 def render_status(obj: dict[str, Any], now: datetime, output: str, style: Style = PLAIN) -> str:
     """What ``status`` prints for one object; the file and the live path both call this."""
     return render_status_view(status_view(obj, now), output, style)
-
-
-def graphs_in_file(path: str, name: str | None = None) -> list[dict[str, Any]]:
-    """The DGDs of a saved file (``List`` kinds unpacked), optionally only the one named."""
-    graphs: list[dict[str, Any]] = []
-    for doc in load_file(path):
-        data = doc.data
-        items = (
-            data.get("items")
-            if isinstance(data, dict) and str(data.get("kind", "")).endswith("List")
-            else [data]
-        )
-        graphs += [item for item in items or [] if is_dgd(item)]
-    if name is not None:
-        graphs = [g for g in graphs if (g.get("metadata") or {}).get("name") == name]
-        if not graphs:
-            raise InputError(f"no DynamoGraphDeployment named {name!r}", path)
-    if not graphs:
-        raise InputError("no DynamoGraphDeployment found", path)
-    return graphs
 
 
 def render_status_file(

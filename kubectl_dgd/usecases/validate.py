@@ -133,9 +133,21 @@ def validate_paths(
     return report
 
 
+def graphs_in_file(path: str, name: str | None = None) -> list[dict[str, Any]]:
+    """The DGDs of a file (``List`` kinds unpacked), optionally only the one named."""
+    graphs = [obj for doc in load_file(path) for obj, _, _ in unpack(doc) if is_dgd(obj)]
+    if name is not None:
+        graphs = [g for g in graphs if _metadata(g).get("name") == name]
+        if not graphs:
+            raise InputError(f"no DynamoGraphDeployment named {name!r}", path)
+    if not graphs:
+        raise InputError("no DynamoGraphDeployment found", path)
+    return graphs
+
+
 def load_old(path: str) -> dict[str, Any]:
     """The live object given with --old: exactly one DGD."""
-    graphs = [obj for doc in load_file(path) for obj, _, _ in unpack(doc) if is_dgd(obj)]
+    graphs = graphs_in_file(path)
     if len(graphs) != 1:
         raise InputError(f"expected exactly one DynamoGraphDeployment, found {len(graphs)}", path)
     return graphs[0]

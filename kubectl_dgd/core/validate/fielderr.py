@@ -8,7 +8,9 @@ bare, nil as ``null``, objects and lists as compact JSON).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding, Severity
@@ -20,7 +22,7 @@ def go_quote(value: str) -> str:
 
 
 def go_value(value: Any) -> str:
-    """A bad value as ``field.Error`` prints it."""
+    """A bad value as ``field.Error`` prints it: strings quoted, numbers bare, the rest as JSON."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -28,10 +30,32 @@ def go_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(value)
+        return go_float(value)
     if isinstance(value, str):
-        return go_quote(value)
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):
+        return '"<unprintable>"'
+
+
+def go_float(value: float) -> str:
+    """Go's ``%v`` for a float64 (strconv 'g', shortest): exponent form below 1e-4 or from 1e6 on."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value == 0:
+        return "0"
+    sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    assert isinstance(exponent, int)
+    exp10 = len(digit_tuple) + exponent - 1
+    prefix = "-" if sign else ""
+    if exp10 < -4 or exp10 >= 6:
+        frac = f".{digits[1:]}" if len(digits) > 1 else ""
+        return f"{prefix}{digits[0]}{frac}e{'+' if exp10 >= 0 else '-'}{abs(exp10):02d}"
+    return prefix + format(Decimal(f"0.{digits}").scaleb(exp10 + 1), "f")
 
 
 def _finding(path: str, message: str, code: str, severity: Severity = "error") -> Finding:

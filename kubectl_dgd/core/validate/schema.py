@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import re
-from decimal import Decimal
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child, index
+from kubectl_dgd.core.validate.fielderr import go_float, go_value
 
 # field.Error types that stop the API server from running CEL rules ("hasBlockingErr").
 BLOCKING_CODES = frozenset(
@@ -62,43 +61,6 @@ OBJECT_META: dict[str, Any] = {
         },
     },
 }
-
-
-def go_value(value: Any) -> str:
-    """A bad value as ``field.Error`` prints it: strings quoted, numbers bare, the rest as JSON."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return go_float(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
-    except (ValueError, RecursionError):
-        return '"<unprintable>"'
-
-
-def go_float(value: float) -> str:
-    """Go's ``%v`` for a float64 (strconv 'g', shortest): exponent form below 1e-4 or from 1e6 on."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    if value == 0:
-        return "0"
-    sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
-    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
-    assert isinstance(exponent, int)
-    exp10 = len(digit_tuple) + exponent - 1
-    prefix = "-" if sign else ""
-    if exp10 < -4 or exp10 >= 6:
-        frac = f".{digits[1:]}" if len(digits) > 1 else ""
-        return f"{prefix}{digits[0]}{frac}e{'+' if exp10 >= 0 else '-'}{abs(exp10):02d}"
-    return prefix + format(Decimal(f"0.{digits}").scaleb(exp10 + 1), "f")
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {10: "\\n", 13: "\\r", 9: "\\t", 127: "\\x7f"}
