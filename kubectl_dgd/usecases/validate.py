@@ -75,6 +75,12 @@ def validate_documents(
                 findings.append(
                     Finding("info", "webhook", "metadata.uid", SAVED_OBJECT_NOTE, "saved-object")
                 )
+            elif old is not None and matching is None:
+                old_name = _metadata(old).get("name")
+                message = f"--old is graph {old_name!r}, not this one: validated as a create"
+                findings.append(
+                    Finding("warning", "webhook", "metadata.name", message, "old-not-matched")
+                )
             if profile.strict:
                 findings = [_strict(f) for f in findings]
             lines = _relative_lines(doc, prefix)

@@ -46,3 +46,14 @@ def test_same_graph_without_uid_is_a_create_and_spec_restart_is_rejected(tmp_pat
     result = run_cli("validate", str(fresh))
     assert result.returncode == 1
     assert "spec.restart must be unset on create" in result.stdout
+
+
+def test_old_object_of_another_graph_is_reported_not_silently_ignored() -> None:
+    result = run_cli(
+        "validate",
+        str(EXAMPLES / "vllm-agg.yaml"),
+        "--old",
+        str(EXAMPLES / "status" / "healthy.yaml"),
+    )
+    assert result.returncode == 0
+    assert "--old is graph 'vllm-disagg', not this one: validated as a create" in result.stdout
