@@ -2,7 +2,8 @@
 
 Precedence, highest first (the first source that has a non-empty value wins):
 
-1. ``ARGOCD_APP_PARAMETERS``: the JSON list of parameters set in the Application.
+1. ``ARGOCD_APP_PARAMETERS``: the JSON list of parameters set in the Application (``null``
+   when it sets none: Argo CD marshals its empty list as JSON ``null`` and always sends it).
 2. ``PARAM_<NAME>``: Argo CD's per-parameter copy of the same (also handy for local runs).
 3. ``ARGOCD_ENV_DGD_<NAME>``: ``spec.source.plugin.env`` of the Application (prefixed since 2.4).
 4. ``DGD_<NAME>``: the sidecar's own environment, i.e. cluster-wide defaults set by the operator
@@ -137,6 +138,8 @@ def _explicit(env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
         raise UsageError(
             f"{APP_PARAMETERS} is not valid JSON ({err.msg} at character {err.pos})"
         ) from None
+    if entries is None:  # what Argo CD sends for an Application without parameters
+        return {}, []
     if not isinstance(entries, list):
         raise UsageError(f"{APP_PARAMETERS} must be a JSON list of parameters")
     values: dict[str, str] = {}

@@ -107,8 +107,10 @@ def argocd_env(
     env.update(build)
     for name, value in (plugin_env or {}).items():
         env[f"ARGOCD_ENV_{name}"] = value
+    # Argo CD always sends ARGOCD_APP_PARAMETERS to a plugin: its parameter list marshalled by
+    # Go, which writes an Application without parameters as JSON null.
+    env["ARGOCD_APP_PARAMETERS"] = json.dumps(parameters or None)
     if parameters:
-        env["ARGOCD_APP_PARAMETERS"] = json.dumps(parameters)
         for param in parameters:
             key = re.sub(r"[^A-Z0-9_]", "_", param["name"].upper())
             if "string" in param:

@@ -35,6 +35,17 @@ def test_defaults_apply_when_argocd_sends_nothing() -> None:
     )
 
 
+def test_null_parameters_of_an_application_without_parameters_mean_defaults() -> None:
+    # Go marshals the Application's empty parameter list as null, and Argo CD always sends it.
+    settings = read_settings({"ARGOCD_APP_PARAMETERS": "null", "ARGOCD_ENV_DGD_LPX": "true"})
+    assert (settings.restart_id, settings.provider, settings.lpx, settings.warnings) == (
+        None,
+        None,
+        True,
+        (),
+    )
+
+
 @pytest.mark.parametrize(
     "env",
     [
