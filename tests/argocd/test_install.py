@@ -58,7 +58,8 @@ def built(tmp_path: Path) -> list[dict]:  # type: ignore[type-arg]
     ]
     (kustomize / "kustomization.yaml").write_text("\n".join(lines) + "\n")
     out = subprocess.run(
-        [str(KUBECTL), "kustomize", "--load-restrictor", "LoadRestrictionsNone", str(kustomize)],
+        # Exactly the documented command: kustomize's default load restrictor applies.
+        [str(KUBECTL), "kustomize", str(kustomize)],
         capture_output=True,
         text=True,
         check=True,
