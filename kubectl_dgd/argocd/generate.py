@@ -29,7 +29,10 @@ PARALLEL_MIN_FILES = 48
 MAX_WORKERS = 8
 MAX_WARNINGS_SHOWN = 20
 DGD_API = "nvidia.com/v1beta1/DynamoGraphDeployment"
-_SECRET_KIND = re.compile(rb"^\s*[\"']?kind[\"']?\s*:\s*[\"']?Secret[\"']?\s*,?\s*$", re.MULTILINE)
+# A file that mentions the word "secret" anywhere may hold a Secret: `kind: Secret` can sit in
+# one-line JSON, a flow mapping, a List's items or before a comment. Over-matching only costs
+# the quoted text of a parse error.
+_SECRET_WORD = re.compile(rb"(?i)\bsecret\b")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
@@ -109,8 +112,17 @@ def _mapping(value: Any) -> dict[str, Any]:
 def _identity(obj: Mapping[str, Any], namespace: str) -> tuple[str, str, str, str]:
     group = str(obj["apiVersion"]).rpartition("/")[0]
     meta = _mapping(obj.get("metadata"))
-    name = str(meta.get("name") or meta.get("generateName") or "")
-    return group, str(obj["kind"]), str(meta.get("namespace") or namespace), name
+    # Only a string metadata.name identifies an object: anything else (a mapping in a Secret's
+    # name) is never printed, and objects sharing a generateName (Argo CD hooks) each get
+    # their own name from the API server.
+    name = meta.get("name")
+    space = meta.get("namespace")
+    return (
+        group,
+        str(obj["kind"]),
+        space if isinstance(space, str) and space else namespace,
+        name if isinstance(name, str) else "",
+    )
 
 
 @dataclass
@@ -260,7 +272,7 @@ def _app_label(source: AppSource, env: Mapping[str, str]) -> str:
 def _looks_secret(path: Path) -> bool:
     try:
         with open(path, "rb") as fh:
-            return bool(_SECRET_KIND.search(fh.read()))
+            return bool(_SECRET_WORD.search(fh.read()))
     except OSError:
         return True  # when in doubt, redact
 

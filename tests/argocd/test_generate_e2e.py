@@ -90,6 +90,51 @@ def test_malformed_secret_file_is_reported_without_its_values(tmp_path: Path) ->
     assert run.stderr_lines[0].startswith("token.yaml:6: ")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"t"},'
+        '"data":{"token":!!int "HUNTER2-SECRET"}}\n',
+        "apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Secret, metadata: {name: t},"
+        ' data: {token: !!int "HUNTER2-SECRET"}}]\n',
+        'apiVersion: v1\nkind: Secret  # the token\nmetadata: {name: t}\ndata:\n  token: !!float "HUNTER2-SECRET"\n',
+    ],
+    ids=["one-line-json", "flow-list-item", "kind-with-comment"],
+)
+def test_a_secret_written_any_way_never_has_its_value_quoted_by_a_parse_error(
+    tmp_path: Path, text: str
+) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "token.yaml").write_text(text)
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr_lines[0].startswith("token.yaml:"), run.stderr
+    assert "HUNTER2" not in run.stderr
+
+
+def test_a_secret_with_a_mapping_for_a_name_is_never_quoted_as_a_duplicate(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {token: HUNTER2-SECRET}\n"
+    (repo / "apps" / "plain" / "token.yaml").write_text(f"{secret}---\n{secret}")
+    run = run_plugin(repo, "apps/plain")
+    assert "HUNTER2" not in run.stderr
+
+
+def test_hooks_sharing_a_generate_name_are_not_duplicates(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    job = (
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: warm-cache-\n"
+        "  annotations:\n    argocd.argoproj.io/hook: HOOK\n"
+        "spec:\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: c, image: busybox}]\n"
+    )
+    hooks = job.replace("HOOK", "PreSync") + "---\n" + job.replace("HOOK", "PostSync")
+    (repo / "apps" / "plain" / "hooks.yaml").write_text(hooks)
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 0, run.stderr
+    assert [o["kind"] for o in run.objects].count("Job") == 2
+
+
 def test_empty_application_path_is_an_error_not_an_empty_success() -> None:
     run = run_plugin(FIXTURE_REPO, "apps/empty")
     assert run.returncode == 1
