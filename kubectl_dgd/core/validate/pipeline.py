@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_dgd.core.defaulting import apply_defaults
-from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.findings import Finding, has_errors
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_update
 from kubectl_dgd.core.validate.crd import CrdSchemas
@@ -75,8 +75,11 @@ def validate_object(
             )
         )
     else:
-        findings.extend(webhook.check_create(defaulted, profile, old=old_defaulted))
-        if old_defaulted is not None:
+        stateless = webhook.check_create(defaulted, profile, old=old_defaulted)
+        findings.extend(stateless)
+        # The operator's update handler returns the stateless errors alone when there are any;
+        # the update rules (immutability, component set, restart during a rollout) run after.
+        if old_defaulted is not None and not has_errors(stateless):
             findings.extend(webhook_update.check_update(defaulted, old_defaulted, profile))
     if structural_ok and version == "v1beta1":
         findings.extend(lint.check(obj, creating=creating))

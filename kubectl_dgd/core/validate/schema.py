@@ -345,11 +345,23 @@ class _Checker:
         )
 
     def string(self, v: str, n: _Node, path: str) -> None:
+        self.string_shape(v, n, path)
+        if n.format == "date-time" and not _RFC3339.match(v):
+            self.err(
+                path,
+                f"Invalid value: {go_value(v)}: {path} in body must be of type date-time: "
+                f"{go_value(v)}",
+                "schema-format",
+            )
+
+    def string_shape(self, v: str, n: _Node, path: str) -> None:
+        # kube-openapi's string validator stops at the first failure: maxLength, minLength, pattern.
         if n.max_len is not None and len(v) > n.max_len:
             unit = "byte" if n.max_len == 1 else "bytes"
             self.err(
                 path, f"Too long: may not be more than {n.max_len} {unit}", "schema-max-length"
             )
+            return
         if n.min_len is not None and len(v) < n.min_len:
             self.err(
                 path,
@@ -357,18 +369,12 @@ class _Checker:
                 f"{n.min_len} chars long",
                 "schema-min-length",
             )
+            return
         if n.pattern is not None and n.pattern.search(v) is None:
             self.err(
                 path,
                 f"Invalid value: {go_value(v)}: {path} in body should match '{n.pattern_text}'",
                 "schema-pattern",
-            )
-        if n.format == "date-time" and not _RFC3339.match(v):
-            self.err(
-                path,
-                f"Invalid value: {go_value(v)}: {path} in body must be of type date-time: "
-                f"{go_value(v)}",
-                "schema-format",
             )
 
     def number(self, v: float, n: _Node, path: str) -> None:

@@ -36,22 +36,24 @@ def check_create(
     if not isinstance(obj, dict):
         return []
     way = pathway(obj, profile, creating=old is None)
+    # The operator's order: metadata, root override, priority class, components, restart,
+    # topology, KV transfer policy (the API server lists the errors in that order).
     found = webhook_metadata.check(obj)
     root = spec(obj)
+    found += provider_override.check(obj, way, old)
+    if root.get("priorityClassName") and not way.grove:
+        found.append(forbidden("spec.priorityClassName", way.reason, "priority-class-grove-only"))
     if not as_list(root.get("components")):
         found.append(
             required("spec.components", "must have at least one component", "components-required")
         )
-    if root.get("priorityClassName") and not way.grove:
-        found.append(forbidden("spec.priorityClassName", way.reason, "priority-class-grove-only"))
-    found += provider_override.check(obj, way, old)
+    found += _components(obj, profile, way, old)
+    if root.get("restart") is not None:
+        found += webhook_restart.check(obj)
     found += provider_override.check_topology_combination(obj)
     found += webhook_topology.check_topology(obj, way)
     found += webhook_topology.check_kv_transfer_policy(obj, way, webhook_lpx.has_lpx(obj))
     found += webhook_lpx.check(obj, way, profile.lpx, old)
-    found += _components(obj, profile, way, old)
-    if root.get("restart") is not None:
-        found += webhook_restart.check(obj)
     return found
 
 

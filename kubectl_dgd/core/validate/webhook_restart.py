@@ -39,6 +39,6 @@ def check(obj: dict[str, Any]) -> list[Finding]:
             )
         )
     for k, name in enumerate(order):
-        if name not in names and order.index(name) == k:  # each unknown name once
+        if name not in names:  # every position, repeats included, as the operator reports
             found.append(unsupported(f"{ORDER}[{k}]", name, names, "restart-order-unknown"))
     return found

@@ -31,11 +31,12 @@ def check_update(new: dict[str, Any], old: dict[str, Any], profile: Profile) -> 
     found = _provider_annotation(new, old)
     found += _override_immutability(new, old)
     found += _component_set(new, old)
+    # The operator's order: per-component rules before the graph-level ones, the rollout last.
+    found += webhook_update_components.check(new, old)
     found += _backend_framework(new, old)
     found += _spec_topology(new, old)
     found += _kv_transfer_policy(new, old)
     found += _restart_during_rollout(new, old)
-    found += webhook_update_components.check(new, old)
     return found
 
 

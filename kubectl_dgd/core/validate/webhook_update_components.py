@@ -12,6 +12,7 @@ from kubectl_dgd.core.validate.graphview import (
     components,
     effective_mode,
     experimental,
+    is_worker,
     node_count,
 )
 from kubectl_dgd.core.validate.webhook_gpu import is_gpu_resource, power_limit, power_path
@@ -44,6 +45,8 @@ def check(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
 def _multinode(new: dict[str, Any], old: dict[str, Any], base: str) -> list[Finding]:
     if (node_count(new) > 1) == (node_count(old) > 1):
         return []
+    if node_count(new) <= 1 and not is_worker(new):
+        return []  # removing a legacy multinode block from a type that never supported it
     return [
         invalid(
             f"{base}.multinode",
