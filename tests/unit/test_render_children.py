@@ -37,11 +37,19 @@ def objects(obj: dict[str, Any], profile: Profile, kind: str) -> list[dict[str, 
     return [o.obj for o in render_graph(obj, profile) if o.kind == kind]
 
 
-def pod(obj: dict[str, Any], name: str) -> dict[str, Any]:
-    dcd = next(
+def dcd_of(obj: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(
         d for d in objects(obj, COMPONENT, "DynamoComponentDeployment") if d["spec"]["name"] == name
     )
-    template: dict[str, Any] = dcd["spec"]["podTemplate"]
+
+
+def pod(obj: dict[str, Any], name: str) -> dict[str, Any]:
+    """The pod template of the component's Deployment: what its pods get."""
+    dcd_name = dcd_of(obj, name)["metadata"]["name"]
+    deployment = next(
+        d for d in objects(obj, COMPONENT, "Deployment") if d["metadata"]["name"] == dcd_name
+    )
+    template: dict[str, Any] = deployment["spec"]["template"]
     return template
 
 
@@ -414,7 +422,8 @@ def test_grove_metrics_label_is_dropped_when_metrics_are_disabled() -> None:
 
 @pytest.mark.parametrize(
     ("backend", "leader_after", "worker_after"),
-    [("vllm", None, ["w-ldr"]), ("sglang", None, ["w-ldr"]), ("trtllm", ["w-wkr"], None)],
+    # The operator orders cliques only for TRT-LLM (applyCliqueStartupDependencies).
+    [("vllm", None, None), ("sglang", None, None), ("trtllm", ["w-wkr"], None)],
 )
 def test_grove_multinode_makes_a_scaling_group_with_startup_order(
     backend: str, leader_after: list[str] | None, worker_after: list[str] | None
@@ -435,10 +444,10 @@ def test_grove_multinode_makes_a_scaling_group_with_startup_order(
     )
     assert leader["spec"].get("startsAfter") == leader_after
     assert wkr["spec"].get("startsAfter") == worker_after
+    assert template["startupType"] == ("Explicit" if leader_after else "AnyOrder")
     assert template["podCliqueScalingGroups"] == [
         {"name": "w", "cliqueNames": ["w-ldr", "w-wkr"], "replicas": 2, "minAvailable": 1}
     ]
-    assert template["startupType"] == "Explicit"
 
 
 def test_grove_force_scaling_group_wraps_a_single_clique() -> None:
@@ -571,3 +580,75 @@ def test_a_non_string_component_name_or_type_is_an_input_error(bad: Any) -> None
         graph["spec"]["components"][0][key] = bad
         with pytest.raises(InputError, match=rf"spec.components\[0\].{key}: expected a string"):
             render_graph(graph, COMPONENT)
+
+
+# ---- component path: what the graph controller and the DCD controller each write ----------------
+
+
+def test_dcd_labels_are_the_components_own_plus_identity_and_generation() -> None:
+    """generateSingleDCD: graph labels and the type label are not on the DCD object."""
+    worker = component("W", "worker", podTemplate={"metadata": {"labels": {"tier": "mine"}}})
+    graph = dgd(worker, component("e", "epp"), labels={"team": "graph"})
+    dcd = dcd_of(graph, "W")
+    hashed = dcd["metadata"]["labels"]["nvidia.com/dynamo-worker-hash"]
+    assert dcd["metadata"]["labels"] == {
+        "nvidia.com/dynamo-component": "W",
+        "nvidia.com/dynamo-component-class": "worker",
+        "nvidia.com/dynamo-graph-deployment-name": "g",
+        "nvidia.com/dynamo-namespace": "ns-g",
+        "nvidia.com/dynamo-worker-hash": hashed,
+        "tier": "mine",
+    }
+    # The DCD's template: the component's labels over the graph's, plus the generation labels.
+    assert dcd["spec"]["podTemplate"]["metadata"]["labels"] == {
+        "nvidia.com/dynamo-component-class": "worker",
+        "nvidia.com/dynamo-worker-hash": hashed,
+        "team": "graph",
+        "tier": "mine",
+    }
+
+
+def test_component_path_pods_carry_the_metrics_label_unless_disabled_exactly() -> None:
+    graph = dgd(component("f", "frontend"))
+    assert pod(graph, "f")["metadata"]["labels"]["nvidia.com/metrics-enabled"] == "true"
+    graph["metadata"]["annotations"] = {"nvidia.com/enable-metrics": "false"}
+    assert "nvidia.com/metrics-enabled" not in pod(graph, "f")["metadata"]["labels"]
+    # A component's own annotation wins over the graph's.
+    graph["spec"]["components"][0]["podTemplate"]["metadata"] = {
+        "annotations": {"nvidia.com/enable-metrics": "true"}
+    }
+    assert pod(graph, "f")["metadata"]["labels"]["nvidia.com/metrics-enabled"] == "true"
+
+
+def test_grove_metrics_label_is_off_only_for_exactly_false() -> None:
+    graph = dgd(component("f", "frontend"))
+    graph["metadata"]["annotations"] = {"nvidia.com/enable-metrics": "False"}
+    clique = pcs(graph)["spec"]["template"]["cliques"][0]
+    assert clique["labels"]["nvidia.com/metrics-enabled"] == "true"
+
+
+def test_component_service_carries_the_dcd_labels_and_the_epp_port_is_named_grpc() -> None:
+    graph = dgd(component("e", "epp"), labels={"team": "graph"})
+    graph["metadata"]["annotations"] = {"nvidia.com/dynamo-discovery-backend": "kubernetes"}
+    service = next(s for s in objects(graph, COMPONENT, "Service"))
+    assert service["spec"]["ports"] == [
+        {
+            "name": "grpc",
+            "port": 9002,
+            "targetPort": 9002,
+            "protocol": "TCP",
+            "appProtocol": "http2",
+        }
+    ]
+    assert service["metadata"]["labels"]["team"] == "graph"
+    assert service["metadata"]["labels"]["nvidia.com/dynamo-component"] == "e"
+
+
+def test_lws_worker_pods_carry_no_selector_label() -> None:
+    worker = component("W", "worker", multinode={"nodeCount": 2})
+    lws = objects(dgd(worker), Profile(provider="component", lws=True), "LeaderWorkerSet")[0]
+    templates = lws["spec"]["leaderWorkerTemplate"]
+    assert templates["leaderTemplate"]["metadata"]["labels"]["nvidia.com/selector"] == lws[
+        "metadata"
+    ]["name"].removesuffix("-0")
+    assert "nvidia.com/selector" not in templates["workerTemplate"]["metadata"]["labels"]

@@ -15,7 +15,12 @@ from kubectl_dgd.core.render.objects import (
     RenderedObject,
     metadata,
 )
-from kubectl_dgd.core.render.podtemplate import LABEL_SELECTOR, not_shown
+from kubectl_dgd.core.render.podtemplate import (
+    LABEL_SELECTOR,
+    kube_labels,
+    not_shown,
+    workload_pod_labels,
+)
 from kubectl_dgd.core.render.services import component_service, wants_service
 
 MAX_SURGE_ANNOTATION = "nvidia.com/deployment-rolling-update-max-surge"
@@ -45,12 +50,12 @@ def render_component(
                 f"{graph.name}: the operator would fail to reconcile: no multinode orchestrator available "
                 f"(component {component.get('name')} is multinode and LeaderWorkerSet is disabled)"
             )
-        backing = leader_worker_set(graph, component, dcd, {**preview, **hidden})
+        backing = leader_worker_set(graph, component, dcd, worker_hash, {**preview, **hidden})
     else:
-        backing = deployment(graph, component, dcd, {**preview, **hidden})
+        backing = deployment(graph, component, dcd, worker_hash, {**preview, **hidden})
     result = [RenderedObject(source, dcd), RenderedObject(source, backing)]
     if wants_service(graph, component):
-        service = component_service(graph, component, name)
+        service = component_service(graph, component, name, kube_labels(dcd))
         if preview:
             service["metadata"]["annotations"] = {
                 **service["metadata"].get("annotations", {}),
@@ -79,11 +84,15 @@ def deployment_strategy(template_annotations: dict[str, str]) -> dict[str, Any]:
 
 
 def deployment(
-    graph: Graph, component: dict[str, Any], dcd: dict[str, Any], annotations: dict[str, str]
+    graph: Graph,
+    component: dict[str, Any],
+    dcd: dict[str, Any],
+    worker_hash: str | None,
+    annotations: dict[str, str],
 ) -> dict[str, Any]:
     name = dcd["metadata"]["name"]
     template = dcd["spec"]["podTemplate"]
-    pod_labels = dict(sorted({**template["metadata"]["labels"], LABEL_SELECTOR: name}.items()))
+    pod_labels = workload_pod_labels(graph, component, dcd, worker_hash)
     return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
@@ -93,7 +102,7 @@ def deployment(
             "selector": {"matchLabels": {LABEL_SELECTOR: name}},
             "strategy": deployment_strategy(template["metadata"].get("annotations", {})),
             "template": {
-                "metadata": {**template["metadata"], "labels": pod_labels},
+                "metadata": {"labels": pod_labels, **_without_labels(template["metadata"])},
                 "spec": template["spec"],
             },
         },
@@ -101,11 +110,21 @@ def deployment(
 
 
 def leader_worker_set(
-    graph: Graph, component: dict[str, Any], dcd: dict[str, Any], annotations: dict[str, str]
+    graph: Graph,
+    component: dict[str, Any],
+    dcd: dict[str, Any],
+    worker_hash: str | None,
+    annotations: dict[str, str],
 ) -> dict[str, Any]:
-    """``<dcd>-0`` with group size = nodeCount; leader and workers share the component's template."""
+    """``<dcd>-0`` with group size = nodeCount; leader and workers share the component's template,
+    and the workers' pods carry no selector label."""
     name = dcd["metadata"]["name"]
+    labels = workload_pod_labels(graph, component, dcd, worker_hash)
     template = dcd["spec"]["podTemplate"]
+    leader = copy.deepcopy(template)
+    leader["metadata"]["labels"] = labels
+    worker = copy.deepcopy(template)
+    worker["metadata"]["labels"] = {k: v for k, v in labels.items() if k != LABEL_SELECTOR}
     return {
         "apiVersion": LWS_API_VERSION,
         "kind": "LeaderWorkerSet",
@@ -116,8 +135,12 @@ def leader_worker_set(
             "replicas": component.get("replicas", 1),
             "leaderWorkerTemplate": {
                 "size": node_count(component),
-                "leaderTemplate": copy.deepcopy(template),
-                "workerTemplate": copy.deepcopy(template),
+                "leaderTemplate": leader,
+                "workerTemplate": worker,
             },
         },
     }
+
+
+def _without_labels(meta: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in meta.items() if k != "labels"}

@@ -8,7 +8,7 @@ from typing import Any
 from kubectl_dgd.core.naming import dcd_name
 from kubectl_dgd.core.render.context import Graph, is_worker, mapping
 from kubectl_dgd.core.render.objects import metadata
-from kubectl_dgd.core.render.podtemplate import pod_template
+from kubectl_dgd.core.render.podtemplate import dcd_labels, pod_template
 
 DCD_API_VERSION = "nvidia.com/v1beta1"
 TOPOLOGY_LABEL_KEY_ANNOTATION = "nvidia.com/topology-label-key"
@@ -45,7 +45,7 @@ def build_dcd(
         "metadata": metadata(
             dcd_name(graph.name, name, hashed),
             graph.namespace,
-            labels=dict(template["metadata"]["labels"]),
+            labels=dcd_labels(graph, component, hashed),
             annotations=dcd_annotations(graph, component),
         ),
         "spec": spec,

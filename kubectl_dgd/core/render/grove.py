@@ -86,11 +86,10 @@ def _clique(
 def _starts_after(
     graph: Graph, component: dict[str, Any], leader: dict[str, Any], worker: dict[str, Any]
 ) -> None:
-    """vLLM and SGLang workers start after their leader; TRT-LLM's leader after its workers."""
-    backend = graph.backends.get(str(component.get("name")))
-    if backend in ("vllm", "sglang"):
-        worker["spec"]["startsAfter"] = [leader["name"]]
-    elif backend == "trtllm":
+    """Only TRT-LLM orders its cliques: the leader starts after its workers (MPI launches from
+    the leader). vLLM and SGLang cliques start in any order; the operator's helper has a
+    worker-after-leader rule for them, but it is only reached for TRT-LLM."""
+    if graph.backends.get(str(component.get("name"))) == "trtllm":
         leader["spec"]["startsAfter"] = [worker["name"]]
 
 

@@ -64,6 +64,54 @@ def system_labels(
     return labels
 
 
+def generation_labels(
+    graph: Graph, component: dict[str, Any], worker_hash: str | None
+) -> dict[str, str]:
+    """What the graph controller stamps on a worker DCD and its template: the worker hash, and
+    the worker class when the graph has an EPP."""
+    labels: dict[str, str] = {}
+    if is_worker(component):
+        if worker_hash:
+            labels[LABEL_WORKER_HASH] = worker_hash
+        if graph.has_epp:
+            labels[LABEL_COMPONENT_CLASS] = "worker"
+    return labels
+
+
+def dcd_labels(graph: Graph, component: dict[str, Any], worker_hash: str | None) -> dict[str, str]:
+    """The DCD object's labels: the component's own pod template labels (before the graph's are
+    merged in), the identity labels and the generation labels."""
+    own = _strings(mapping(mapping(component.get("podTemplate")).get("metadata")).get("labels"))
+    return {
+        **own,
+        LABEL_COMPONENT: str(component.get("name")),
+        LABEL_NAMESPACE: component_namespace(graph, component),
+        LABEL_GRAPH: graph.name,
+        **generation_labels(graph, component, worker_hash),
+    }
+
+
+def kube_labels(dcd: dict[str, Any]) -> dict[str, str]:
+    """The labels the DCD controller starts every workload and Service from: the DCD's own
+    labels, then its pod template's."""
+    template_labels = dcd["spec"]["podTemplate"]["metadata"].get("labels", {})
+    return {**dcd["metadata"].get("labels", {}), **template_labels}
+
+
+def workload_pod_labels(
+    graph: Graph, component: dict[str, Any], dcd: dict[str, Any], worker_hash: str | None
+) -> dict[str, str]:
+    """The Deployment (or LeaderWorkerSet) pod labels the DCD controller renders."""
+    labels = kube_labels(dcd)
+    annotations = dcd["spec"]["podTemplate"]["metadata"].get("annotations", {})
+    # The pod template's annotation (a component value, else the propagated graph value) decides.
+    if annotations.get(ENABLE_METRICS_ANNOTATION) != "false":
+        labels[LABEL_METRICS] = "true"
+    labels.update(system_labels(graph, component, worker_hash))
+    labels[LABEL_SELECTOR] = dcd["metadata"]["name"]
+    return dict(sorted(labels.items()))
+
+
 def merge_env(graph_env: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Graph env then the container's, by name (the container wins), sorted by name."""
     merged = {str(e.get("name")): e for e in graph_env}
@@ -101,14 +149,22 @@ def pod_template(
 
     labels = {**_strings(graph.spec.get("labels")), **_strings(meta.get("labels"))}
     if graph.provider == "grove":
-        metrics_off = graph.annotations.get(ENABLE_METRICS_ANNOTATION, "").lower() == "false"
+        # Grove reads the graph's own annotation, and only the exact value "false" turns it off.
+        metrics_off = graph.annotations.get(ENABLE_METRICS_ANNOTATION) == "false"
         labels = ({} if metrics_off else {LABEL_METRICS: "true"}) | labels
         labels[LABEL_SELECTOR] = child_name(graph.name, str(component.get("name")))
-    labels.update(system_labels(graph, component, worker_hash))
+        labels.update(system_labels(graph, component, worker_hash))
+    else:
+        # The DCD's template carries only the generation labels; the DCD controller adds the
+        # system labels when it builds the Deployment (workload_pod_labels).
+        labels.update(generation_labels(graph, component, worker_hash))
 
     if component.get("type") == "planner":
         spec["serviceAccountName"] = PLANNER_SERVICE_ACCOUNT
-    meta["labels"] = dict(sorted(labels.items()))
+    if labels:
+        meta["labels"] = dict(sorted(labels.items()))
+    else:
+        meta.pop("labels", None)
     if annotations:
         meta["annotations"] = dict(sorted(annotations.items()))
     else:

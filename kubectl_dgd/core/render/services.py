@@ -18,7 +18,13 @@ from kubectl_dgd.core.render.podtemplate import (
 )
 
 FRONTEND_PORT = {"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}
-EPP_PORT = {"port": 9002, "targetPort": 9002, "protocol": "TCP", "appProtocol": "http2"}
+EPP_PORT = {
+    "name": "grpc",
+    "port": 9002,
+    "targetPort": 9002,
+    "protocol": "TCP",
+    "appProtocol": "http2",
+}
 SYSTEM_PORT = {"name": "system", "port": 9090, "targetPort": "system", "protocol": "TCP"}
 
 
@@ -27,7 +33,11 @@ def wants_service(graph: Graph, component: dict[str, Any]) -> bool:
     return component.get("type") == "frontend" or graph.kubernetes_discovery
 
 
-def component_service(graph: Graph, component: dict[str, Any], name: str) -> dict[str, Any]:
+def component_service(
+    graph: Graph, component: dict[str, Any], name: str, labels: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The component's Service; ``labels`` are the DCD's on the component path (the Grove path's
+    Services carry the graph and component labels)."""
     component_type = component.get("type")
     if component_type == "frontend":
         port = FRONTEND_PORT
@@ -35,7 +45,9 @@ def component_service(graph: Graph, component: dict[str, Any], name: str) -> dic
         port = EPP_PORT
     else:
         port = SYSTEM_PORT
-    labels = {LABEL_GRAPH: graph.name, LABEL_COMPONENT: str(component.get("name"))}
+    if labels is None:
+        labels = {LABEL_GRAPH: graph.name, LABEL_COMPONENT: str(component.get("name"))}
+    labels = dict(labels)
     if graph.kubernetes_discovery:
         labels |= {LABEL_DISCOVERY_BACKEND: "kubernetes", LABEL_DISCOVERY_ENABLED: "true"}
     selector = {

@@ -1,6 +1,7 @@
 """The worker hash (v2) that names worker DCDs and labels worker pods (fact sheet §5).
 
-SHA-256 over the generated worker DCDs, keyed by component name: labels, annotations, the
+SHA-256 over the generated worker DCDs, keyed by component name: the labels and annotations
+the DCD controller renders onto workloads (the DCD's own, then its pod template's), the
 resolved runtime version when it is 1.5.0 or later, and the spec without the fields that must
 not start a new worker generation. The operator generates the DCDs with a placeholder in place
 of the hash. Its JSON follows Go struct field order; ours sorts keys, so the value is a preview.
@@ -17,6 +18,7 @@ import semver
 
 from kubectl_dgd.core.render.context import Graph, is_worker
 from kubectl_dgd.core.render.dcd import build_dcd
+from kubectl_dgd.core.render.podtemplate import kube_labels
 from kubectl_dgd.core.runtime_version import resolved_runtime_version
 
 HASH_PLACEHOLDER = "worker-hash-placeholder"
@@ -36,10 +38,15 @@ def hash_input(graph: Graph) -> dict[str, Any]:
             continue
         dcd = build_dcd(graph, component, HASH_PLACEHOLDER, restart=False)
         entry: dict[str, Any] = {}
-        if dcd["metadata"].get("labels"):
-            entry["labels"] = dcd["metadata"]["labels"]
-        if dcd["metadata"].get("annotations"):
-            entry["annotations"] = dcd["metadata"]["annotations"]
+        labels = kube_labels(dcd)
+        if labels:
+            entry["labels"] = dict(sorted(labels.items()))
+        annotations = {
+            **dcd["metadata"].get("annotations", {}),
+            **dcd["spec"]["podTemplate"]["metadata"].get("annotations", {}),
+        }
+        if annotations:
+            entry["annotations"] = dict(sorted(annotations.items()))
         version = resolved_runtime_version(component)
         if version is not None and version.compare(MIN_HASHED_RUNTIME) >= 0:
             entry["runtimeVersion"] = str(version)
