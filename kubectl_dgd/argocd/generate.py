@@ -105,6 +105,13 @@ def _objects(doc: Document) -> tuple[list[tuple[dict[str, Any], int]], bool]:
     return objects, stray
 
 
+def _lists_objects(data: Any) -> bool:
+    """A top-level sequence holding something shaped like a Kubernetes object."""
+    return isinstance(data, list) and any(
+        isinstance(item, dict) and "apiVersion" in item and "kind" in item for item in data
+    )
+
+
 def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -145,7 +152,13 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
         return result
     per_doc = [_objects(doc) for doc in docs]
     if not any(objs for objs, _ in per_doc):
-        if any(stray for _, stray in per_doc):
+        listed = next((doc for doc in docs if _lists_objects(doc.data)), None)
+        if listed is not None:  # skipping it would make Argo CD prune those objects
+            result.errors.append(
+                f"{shown}:{listed.line}: a bare list of objects is not a Kubernetes object; "
+                "write one object per document, or wrap them in kind: List"
+            )
+        elif any(stray for _, stray in per_doc):
             result.warnings.append(f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)")
         return result
     for doc, (objs, stray) in zip(docs, per_doc, strict=True):

@@ -152,6 +152,27 @@ def test_path_with_only_non_kubernetes_yaml_is_an_error(tmp_path: Path) -> None:
     assert "no Kubernetes objects below" in run.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("objects.json", '[{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}]'),
+        ("objects.yaml", "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n"),
+    ],
+)
+def test_a_bare_list_of_objects_fails_instead_of_being_skipped(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    # Argo CD's own directory mode refuses it too; skipping would prune the listed objects.
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / name).write_text(text)
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr_lines[0] == (
+        f"{name}:1: a bare list of objects is not a Kubernetes object; write one object per "
+        "document, or wrap them in kind: List"
+    )
+
+
 def test_symlink_leaving_the_repository_is_refused_and_not_read(tmp_path: Path) -> None:
     repo = repo_copy(tmp_path)
     (repo / "apps" / "plain" / "escape.yaml").symlink_to("../../../../outside.yaml")
