@@ -49,6 +49,13 @@ def set_spec_field(text: str, position: int, key: str, value: dict[str, Any], so
     indent = column - spec_key.start_mark.column or 2
     block = _render_block(key, value, column, indent, newline)
     existing_key, existing_value = _mapping_entry(spec, key)
+    edits = _scalar_edits(existing_value, value) if existing_value is not None else None
+    if edits is not None:
+        # Same shape as before: rewrite only the values that change, so comments, quoting
+        # and layout around them stay.
+        for start, end, replacement in sorted(edits, reverse=True):
+            text = text[:start] + replacement + text[end:]
+        return text
     if existing_key is not None and existing_value is not None:
         span = _Span(existing_key.start_mark.index, _line_end(text, _content_end(existing_value)))
         # The block starts at the key's column: its first line needs no indentation of its own.
@@ -171,6 +178,47 @@ def _line_end(text: str, index: int) -> int:
 def _after_line(text: str, index: int) -> int:
     newline = text.find("\n", index)
     return len(text) if newline < 0 else newline + 1
+
+
+def _scalar_edits(node: Any, value: Any) -> list[tuple[int, int, str]] | None:
+    """Replacements that turn ``node`` into ``value`` scalar by scalar, or None when the shape
+    differs (keys added or removed, a block sequence): then the whole entry is rewritten."""
+    from ruamel.yaml.nodes import ScalarNode, SequenceNode
+
+    if isinstance(value, dict):
+        if not _is_block_mapping(node):
+            return None
+        keys = [getattr(k, "value", None) for k, _ in node.value]
+        if sorted(map(str, keys)) != sorted(value) or len(keys) != len(value):
+            return None
+        edits: list[tuple[int, int, str]] = []
+        for key_node, child in node.value:
+            child_edits = _scalar_edits(child, value[key_node.value])
+            if child_edits is None:
+                return None
+            edits.extend(child_edits)
+        return edits
+    if isinstance(value, list):
+        if not isinstance(node, SequenceNode) or not node.flow_style:
+            return None
+        current = [getattr(item, "value", None) for item in node.value]
+        if current == value:
+            return []
+        return [(node.start_mark.index, node.end_mark.index, _flow(value))]
+    if not isinstance(node, ScalarNode) or node.style in ("|", ">") or not isinstance(value, str):
+        return None
+    if node.value == value and str(getattr(node.tag, "value", node.tag)).endswith(":str"):
+        return []
+    return [(node.start_mark.index, node.end_mark.index, _scalar_like(node.style, value))]
+
+
+def _scalar_like(style: str | None, value: str) -> str:
+    """``value`` written in the quoting style the old value had, where that style can hold it."""
+    if style == "'" and "\n" not in value:
+        return "'" + value.replace("'", "''") + "'"
+    if style == '"':
+        return json.dumps(value, ensure_ascii=False)
+    return _flow(value)
 
 
 # ---- rendering the new block -------------------------------------------------------------------

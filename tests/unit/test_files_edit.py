@@ -188,3 +188,39 @@ def test_a_read_only_directory_leaves_the_file_byte_identical(tmp_path: Path) ->
     finally:
         tmp_path.chmod(0o755)
     assert target.read_bytes() == b"original\n"
+
+
+_EXISTING = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+spec:
+  restart:
+    id: 'old'   # bumped by CI
+    strategy:
+      type: "Sequential"  # one at a time
+      order: [b, a]
+  components: []
+"""
+
+
+def test_a_new_id_keeps_the_comment_and_quoting_of_the_line() -> None:
+    restart = {"id": "it's-new", "strategy": {"type": "Sequential", "order": ["b", "a"]}}
+    edited = set_spec_field(_EXISTING, 0, "restart", restart, "f")
+    assert edited == _EXISTING.replace("'old'", "'it''s-new'")
+
+
+def test_a_new_order_rewrites_only_the_order() -> None:
+    restart = {"id": "old", "strategy": {"type": "Sequential", "order": ["a", "b"]}}
+    edited = set_spec_field(_EXISTING, 0, "restart", restart, "f")
+    assert edited == _EXISTING.replace("[b, a]", "[a, b]")
+
+
+def test_a_changed_shape_rewrites_the_whole_block() -> None:
+    restart = {"id": "new", "strategy": {"type": "Parallel"}}
+    edited = set_spec_field(_EXISTING, 0, "restart", restart, "f")
+    assert "  restart:\n    id: new\n    strategy:\n      type: Parallel\n  components: []\n" in (
+        edited
+    )
+    assert plain_documents(edited, "f")[0]["spec"]["restart"] == restart
