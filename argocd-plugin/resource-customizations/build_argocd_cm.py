@@ -37,6 +37,13 @@ IGNORE_DIFFERENCES = {
         '.spec.experimental.kvTransferPolicy | select(.enforcement == "required") | .enforcement',
         ".spec.providerOverride.target",
         ".spec.components[].providerOverride.target",
+        ".spec.components[].multinode.leader.providerOverride.target",
+        ".spec.components[].multinode.worker.providerOverride.target",
+        # Newer operators: multinode roles, their override targets and defaulted replicas.
+        ".spec.components[].roles[]?.providerOverride.target",
+        '.spec.components[].roles[]? | select(.name == "leader" and .replicas == 1) | .replicas',
+        ".spec.components[] | (.multinode.nodeCount // 2) as $n | .roles[]?"
+        ' | select(.name == "worker" and .replicas == $n - 1) | .replicas',
         '.spec.components[].experimental.gpuMemoryService | select(.mode == "IntraPod") | .mode',
         '.spec.components[].experimental.gpuMemoryService | select(.deviceClassName == "gpu.nvidia.com") | .deviceClassName',
         '.spec.components[].experimental.failover | select(.mode == "IntraPod") | .mode',
