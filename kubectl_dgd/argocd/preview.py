@@ -11,6 +11,7 @@ so neither the operator nor ``kubectl dgd`` mistakes it for a child.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from kubectl_dgd.core.profile import Profile
@@ -19,8 +20,11 @@ from kubectl_dgd.output.manifest_yaml import dump_stream
 PREVIEW_OF_LABEL = "kubectl-dgd.nvidia.com/preview-of"
 MANAGED_BY = "dgd-argocd"
 SUFFIX = "-dgd-preview"
-# ConfigMaps hold at most 1 MiB; leave room for the summary and metadata.
-MAX_CHILDREN_BYTES = 900 * 1024
+# Argo CD applies client-side by default, which copies the whole object into the
+# kubectl.kubernetes.io/last-applied-configuration annotation, and all annotations of an object
+# together may hold at most 256 KiB. Keep the ConfigMap, as compact JSON, well below that
+# (a ConfigMap's own 1 MiB limit is never the binding one).
+MAX_APPLIED_BYTES = 200 * 1024
 WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
 HASH_LABEL = "nvidia.com/dynamo-worker-hash"
 
@@ -109,15 +113,6 @@ def preview_configmap(
     except RenderError as err:
         rendered, failure = [], str(err)
         warning = f"{source}: children preview: the operator would fail to reconcile: {err}"
-    children = dump_stream([r.obj for r in rendered])
-    if len(children.encode()) > MAX_CHILDREN_BYTES:
-        children = (
-            f"# {len(rendered)} children; too large for a ConfigMap, see `kubectl dgd render`\n"
-        )
-        warning = (
-            warning
-            or f"{source}: children preview of {name} is too large; only the summary is kept"
-        )
     cm_meta: dict[str, Any] = {"name": (name + SUFFIX)[:253]}
     if meta.get("namespace") or namespace:
         cm_meta["namespace"] = str(meta.get("namespace") or namespace)
@@ -128,15 +123,23 @@ def preview_configmap(
     cm_meta["annotations"] = {
         "kubectl-dgd.nvidia.com/preview": "children the operator will create; not applied by Argo CD"
     }
-    configmap = {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": cm_meta,
-        "data": {
-            "summary.yaml": dump_stream([_summary(obj, profile, rendered, failure)]).removeprefix(
-                "---\n"
-            ),
-            "children.yaml": children,
-        },
+    data = {
+        "summary.yaml": dump_stream([_summary(obj, profile, rendered, failure)]).removeprefix(
+            "---\n"
+        ),
+        "children.yaml": dump_stream([r.obj for r in rendered]),
     }
+    configmap = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": cm_meta, "data": data}
+    if _applied_size(configmap) > MAX_APPLIED_BYTES:
+        data["children.yaml"] = (
+            f"# {len(rendered)} children; too large to apply as a ConfigMap, "
+            "see `kubectl dgd render`\n"
+        )
+        note = f"{source}: children preview of {name} is too large; only the summary is kept"
+        warning = f"{warning}; {note}" if warning else note
     return configmap, warning
+
+
+def _applied_size(obj: dict[str, Any]) -> int:
+    """Bytes of ``obj`` as the compact JSON client-side apply stores in an annotation."""
+    return len(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode())

@@ -329,3 +329,32 @@ def test_children_preview_is_byte_identical_across_runs() -> None:
         run_plugin(FIXTURE_REPO, "apps/plain", parameters=params).stdout
         == run_plugin(FIXTURE_REPO, "apps/plain", parameters=params).stdout
     )
+
+
+def test_children_preview_too_large_to_apply_keeps_only_the_summary(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Client-side apply copies the object into an annotation (256 KiB for all annotations): a
+    # preview above the budget would fail the sync, so its children are dropped with a warning.
+    from kubectl_dgd.argocd.preview import MAX_APPLIED_BYTES
+    from tests.argocd.harness import repo_copy
+
+    repo = repo_copy(tmp_path)
+    graph = repo / "apps" / "plain" / "agg.yaml"
+    big = "x" * 110_000
+    graph.write_text(
+        graph.read_text().replace(
+            "              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n",
+            "              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n"
+            f"              env: [{{name: PROMPT, value: {big}}}]\n",
+        )
+    )
+    run = run_plugin(repo, "apps/plain", parameters=[{"name": "children", "string": "preview"}])
+    assert run.returncode == 0, run.stderr
+    preview = run.objects[1]
+    assert preview["data"]["children.yaml"].startswith("# ")
+    assert yaml.safe_load(preview["data"]["summary.yaml"])["graph"] == "agg"
+    assert len(json.dumps(preview, separators=(",", ":"))) < MAX_APPLIED_BYTES
+    assert "agg.yaml: children preview of agg is too large; only the summary is kept" in (
+        run.stderr_lines
+    )
+    small = run.objects[3]  # the other graph keeps its children
+    assert small["data"]["children.yaml"].startswith("---\n")
