@@ -260,6 +260,13 @@ def test_dynamic_parameters_announce_graphs_and_components() -> None:
         "VllmDecodeWorker": "worker, 2 replicas",
     }
     assert all(a["collectionType"] == "map" for a in announced)
+    # Exactly what Argo CD's json.Unmarshal into []*ParameterAnnouncement accepts: known fields,
+    # map[string]string maps.
+    fields = {"name", "title", "tooltip", "required", "itemType", "collectionType"}
+    fields |= {"string", "array", "map"}
+    for item in announced:
+        assert set(item) <= fields, item
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in item["map"].items())
 
 
 def test_dynamic_parameters_never_fail_the_page() -> None:
