@@ -303,7 +303,11 @@ def _managed_lines(view: RollingUpdateView) -> list[str]:
         ]
     if not view.active:
         return [f"Managed rolling update {view.phase}."]
-    since = f" for {view.elapsed} (since {view.startTime})" if view.elapsed else ""
+    since = ""
+    if view.startTime:
+        # A start in the future (clock skew) gives no elapsed time; the start time still helps.
+        elapsed = f" for {view.elapsed}" if view.elapsedSeconds else ""
+        since = f"{elapsed} (since {view.startTime})"
     lines = [f"Managed rolling update {view.phase}{since}."]
     hashes = ""
     if view.oldWorkerHash or view.newWorkerHash:

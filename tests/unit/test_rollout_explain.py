@@ -275,3 +275,14 @@ def test_superseded_restart_is_explained() -> None:
 
 def test_no_restart_in_spec_or_status_has_no_explanation() -> None:
     assert restart(saved("healthy")) is None
+
+
+def test_start_time_in_the_future_shows_no_elapsed_time_but_keeps_the_start() -> None:
+    from datetime import UTC, datetime
+
+    from tests.unit.status_fixtures import model, saved
+
+    dgd = model(saved("rolling-update-in-progress"))
+    before_start = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    lines = explain_rolling_update(dgd, before_start).lines
+    assert lines[0] == "Managed rolling update InProgress (since 2026-11-30T09:55:00Z)."
