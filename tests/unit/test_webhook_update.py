@@ -138,10 +138,12 @@ CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
         ],
     ),
     (
-        "node count-only update remains allowed",
+        "node count-only update remains allowed, with a warning about newer operators",
         on_worker(multinode={"nodeCount": 2}),
         on_worker(multinode={"nodeCount": 3}),
-        [],
+        [
+            "spec.components[1].multinode.nodeCount: multinode.nodeCount changed: admitted by this operator version (fact sheet baseline), but newer operators reject it as `Invalid value: 3: field is immutable`"
+        ],
     ),
     (
         "scaling adapter blocks direct replica changes",

@@ -42,8 +42,25 @@ def check(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
     return found
 
 
+NODE_COUNT_NEWER = (
+    "multinode.nodeCount changed: admitted by this operator version (fact sheet baseline), "
+    "but newer operators reject it as `Invalid value: {count}: field is immutable`"
+)
+
+
 def _multinode(new: dict[str, Any], old: dict[str, Any], base: str) -> list[Finding]:
     if (node_count(new) > 1) == (node_count(old) > 1):
+        if node_count(new) > 1 and node_count(new) != node_count(old):
+            message = NODE_COUNT_NEWER.format(count=node_count(new))
+            return [
+                Finding(
+                    "warning",
+                    "webhook",
+                    f"{base}.multinode.nodeCount",
+                    message,
+                    "node-count-change",
+                )
+            ]
         return []
     if node_count(new) <= 1 and not is_worker(new):
         return []  # removing a legacy multinode block from a type that never supported it
