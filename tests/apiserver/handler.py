@@ -9,6 +9,7 @@ import contextlib
 import json
 import socket
 import ssl
+import sys
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,10 @@ DEFAULT_WATCH_SECONDS = 1800.0
 
 _VERB_FOR_METHOD = {"POST": "create", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}
 
+# A client that goes away mid-request or mid-response (a stopped watch, Ctrl-C, a closed TLS
+# session): over TLS it surfaces as ssl.SSLError (EOF, bad length), else as ConnectionError.
+DISCONNECTED = (ConnectionError, ssl.SSLError, TimeoutError)
+
 
 class HttpServer(ThreadingHTTPServer):
     """Threads per connection; the TLS handshake happens in the connection's thread."""
@@ -59,6 +64,12 @@ class HttpServer(ThreadingHTTPServer):
                 return
             request.settimeout(None)
         super().finish_request(request, client_address)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client hanging up is normal for a server: no traceback. Anything else is a bug."""
+        if isinstance(sys.exc_info()[1], DISCONNECTED):
+            return
+        super().handle_error(request, client_address)
 
     def shutdown_request(self, request: Any) -> None:
         with contextlib.suppress(OSError):
@@ -227,7 +238,7 @@ class Handler(BaseHTTPRequestHandler):
             if error.retry_after is not None:
                 extra["Retry-After"] = str(error.retry_after)
             self._send_json(error.code, error.status(), extra)
-        except (BrokenPipeError, ConnectionResetError):
+        except DISCONNECTED:
             self.close_connection = True
         except Exception as error:  # an emulator bug must still answer like a server
             failure = errors.internal_error(f"{type(error).__name__}: {error}")
