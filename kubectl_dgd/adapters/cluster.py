@@ -115,12 +115,18 @@ def transport_error(err: BaseException, url: str, timeout: float | None) -> ApiE
 
 
 def _short(err: BaseException) -> str:
+    """The innermost reason of urllib3's nested ``Pool(...): ... (Caused by X('[SSL...]'))``."""
     text = str(err)
     for marker in ("[Errno", "[SSL"):
         if marker in text:
             text = text[text.index(marker) :]
             break
-    return text.rstrip(")").strip() or type(err).__name__
+    text = text.strip()
+    # Drop the closing quotes and parentheses of the wrappers we cut off, keeping balanced ones
+    # such as "(_ssl.c:1006)".
+    while text and text[-1] in "')\"" and (text[-1] != ")" or text.count(")") > text.count("(")):
+        text = text[:-1].rstrip()
+    return text or type(err).__name__
 
 
 class Cluster:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import sys
-from typing import Any
 
-import click
+try:  # a Ctrl-C while the modules load is still an interruption, not a traceback
+    import importlib
+    import importlib.util
+    import re
+    from typing import Any
 
-from kubectl_dgd import __version__
-from kubectl_dgd.errors import DgdError
-from kubectl_dgd.exitcodes import Exit
+    import click
+
+    from kubectl_dgd import __version__
+    from kubectl_dgd.errors import DgdError
+    from kubectl_dgd.exitcodes import Exit
+except KeyboardInterrupt:  # pragma: no cover - timing dependent
+    sys.exit(130)
 
 # name -> "module:attribute"; a module is imported only when its command runs or help lists it.
 COMMANDS: dict[str, str] = {
@@ -55,15 +60,58 @@ def cli() -> None:
     Offline commands work on files (-f); the same commands given a NAME talk to the cluster
     of your kubeconfig, like kubectl. Exit codes: 0 ok, 1 findings/failure, 2 usage or
     input error, 3 not found, 4 API error, 130 interrupted.
+
+    \b
+    Examples:
+      kubectl dgd validate manifests/
+      kubectl dgd status my-graph -n dynamo
+      kubectl dgd list -A
+      kubectl dgd restart my-graph --parallel --wait
+      kubectl dgd diff -f graph.yaml
     """
 
 
+# kubectl's verbosity flag takes a level (-v=6, --v=8); ours is on or off, so any level is "on".
+_KUBECTL_VERBOSITY = re.compile(r"--?v=\d+")
+
+
+def kubectl_args(argv: list[str]) -> list[str]:
+    """Accept kubectl's ``-v=N`` / ``--v=N`` as ``-v`` (up to a ``--``)."""
+    out: list[str] = []
+    for position, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[position:]
+        out.append("-v" if _KUBECTL_VERBOSITY.fullmatch(arg) else arg)
+    return out
+
+
+def usage_line(err: click.UsageError) -> str:
+    """Click's usage error as kubectl prints one: a single line, then where help is."""
+    message = " ".join(err.format_message().split())
+    where = err.ctx.command_path if err.ctx is not None else "kubectl dgd"
+    return f"error: {message} See '{where} --help'."
+
+
 def main(argv: list[str] | None = None) -> Any:
-    """Console-script entry point: map our errors to one line on stderr and an exit code."""
+    """Console-script entry point: every error is one line on stderr with its exit code."""
+    args = kubectl_args(sys.argv[1:] if argv is None else argv)
     try:
-        return cli.main(args=argv, prog_name="kubectl dgd", standalone_mode=True)
+        result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False)
     except DgdError as err:  # raised outside a command's own handling
         click.echo(f"error: {err}", err=True)
         sys.exit(int(err.exit_code))
-    except KeyboardInterrupt:
+    except click.exceptions.NoArgsIsHelpError as err:  # `kubectl dgd`, `kubectl dgd rollout`
+        click.echo(err.format_message())  # as kubectl: the help, on stdout, exit 0
+        sys.exit(int(Exit.OK))
+    except click.UsageError as err:
+        click.echo(usage_line(err), err=True)
+        sys.exit(int(Exit.USAGE))
+    except click.ClickException as err:  # e.g. an unreadable click.File argument
+        click.echo(f"error: {err.format_message()}", err=True)
+        sys.exit(int(Exit.USAGE))
+    except (KeyboardInterrupt, click.exceptions.Abort):
         sys.exit(int(Exit.INTERRUPTED))
+    except BrokenPipeError:
+        sys.exit(int(Exit.OK))
+    # --help and --version return their exit code; a command that returns normally succeeded.
+    sys.exit(result if isinstance(result, int) else int(Exit.OK))

@@ -29,7 +29,11 @@ if TYPE_CHECKING:
     "--order", help="Sequential order: every component name, comma-separated (e.g. a,b,c)."
 )
 @click.option("--id", "restart_id", help="Restart id. Default: the current UTC time (RFC 3339).")
-@click.option("--dry-run", is_flag=True, help="With -f: print the unified diff and write nothing.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Show the plan and change nothing (with -f: print the unified diff).",
+)
 @click.option("--wait", is_flag=True, help="NAME: follow the restart until it completes.")
 @click.option("--timeout", metavar="DURATION", help="NAME with --wait: give up after (5m, 30s).")
 @handle_errors
@@ -69,14 +73,22 @@ def restart(
       kubectl dgd restart -f graph.yaml --order Frontend,VllmDecodeWorker --dry-run
       kubectl dgd restart -f graphs.yaml --name my-graph --parallel --id fix-1234
     """
+    if timeout is not None and not wait:
+        raise UsageError("--timeout applies to --wait; add --wait")
     if path is None:
         if name is None:
             raise UsageError("give a graph NAME or -f FILE")
+        if graph_name is not None:
+            raise UsageError("--name picks a graph in -f FILE; for a live graph give NAME alone")
         _restart_live(name, conn, parallel, order, restart_id, wait, timeout, dry_run)
         return
     if name is not None:
         raise UsageError(
             "give either a graph NAME or -f FILE, not both (use --name to pick a graph in FILE)"
+        )
+    if wait:
+        raise UsageError(
+            "--wait follows a live restart (NAME); with -f nothing changes until the file is applied"
         )
     _restart_file(path, graph_name, parallel, order, restart_id, dry_run)
 

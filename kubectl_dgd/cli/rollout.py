@@ -15,7 +15,13 @@ from kubectl_dgd.exitcodes import Exit
 
 @click.group()
 def rollout() -> None:
-    """Follow or explain a graph's rollout (managed rolling update, restart, readiness)."""
+    """Follow or explain a graph's rollout (managed rolling update, restart, readiness).
+
+    \b
+    Examples:
+      kubectl dgd rollout status my-graph --timeout 10m
+      kubectl dgd rollout explain my-graph
+    """
 
 
 @rollout.command("status")
@@ -69,6 +75,11 @@ def explain(name: str, now: str | None, conn: ConnectionSettings) -> None:
     What triggered it (a worker hash change: every worker component is replaced), where it
     stands, old and new worker generations with their ready counts, what the operator waits
     for, and what you can do.
+
+    \b
+    Examples:
+      kubectl dgd rollout explain my-graph
+      kubectl dgd rollout explain my-graph -n prod
     """
     from kubectl_dgd.usecases.rollout import explain_text
 

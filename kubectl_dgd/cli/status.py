@@ -9,6 +9,7 @@ import click
 
 from kubectl_dgd.cli.common import clock, handle_errors, now_option, style_for
 from kubectl_dgd.cli.options import cluster_options
+from kubectl_dgd.errors import UsageError
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -43,16 +44,35 @@ def status(
 ) -> None:
     """Show a graph's state, components, GPUs, restart and rolling update.
 
-    With -f, reads a saved object; NAME then picks one graph of a List. GPU figures come from
-    the status when the operator reports them, else from the spec (marked *).
+    With NAME, reads the live graph (one GET); --watch follows it through a watch stream
+    (redrawn on a terminal, one block per change when piped; Ctrl-C exits 130). Without NAME,
+    lists graphs as `kubectl dgd list` does. With -f, reads a saved object; NAME then picks
+    one graph of a List. GPU figures come from the status when the operator reports them,
+    else from the spec (marked *).
 
     \b
     Examples:
+      kubectl dgd status my-graph -n dynamo
+      kubectl dgd status my-graph --watch --events
+      kubectl dgd status my-graph -o json
       kubectl dgd status -f saved.yaml
       kubectl get dgd my-graph -o yaml | kubectl dgd status -f - -o wide
     """
     from kubectl_dgd.usecases.status import render_status_file
 
+    _refuse_ignored_flags(
+        name,
+        filename,
+        output,
+        {
+            "--watch": watch,
+            "--events": events,
+            "-l/--selector": selector is not None,
+            "--no-headers": no_headers,
+            "-A/--all-namespaces": all_namespaces,
+        },
+        conn,
+    )
     moment = clock(now)
     if filename is None:
         from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -65,6 +85,47 @@ def status(
             status_live(name, conn, moment, output, watch, events, fixed_clock=bool(now))
         return
     sys.stdout.write(render_status_file(filename, moment, output, style_for(), name=name))
+
+
+# Which flags make sense for which form of the command; any other is refused, not ignored.
+_FOR_ONE_GRAPH = ("--watch", "--events")
+_FOR_LISTING = ("-l/--selector", "--no-headers", "-A/--all-namespaces")
+
+
+def _refuse_ignored_flags(
+    name: str | None,
+    filename: str | None,
+    output: str,
+    given: dict[str, bool],
+    conn: ConnectionSettings | None,
+) -> None:
+    """A flag the chosen form would silently ignore is a usage error, as in kubectl."""
+    used = [flag for flag, value in given.items() if value]
+    if filename is not None:
+        if conn is not None:
+            connection = {
+                "--kubeconfig": conn.kubeconfig,
+                "--context": conn.context,
+                "-n/--namespace": conn.namespace,
+                "--request-timeout": conn.request_timeout,
+            }
+            used += [flag for flag, value in connection.items() if value]
+        live_only = used
+        if live_only:
+            raise UsageError(f"{live_only[0]} is for live graphs; it cannot be used with -f")
+        return
+    if name is None:
+        wrong = [flag for flag in used if flag in _FOR_ONE_GRAPH]
+        if wrong:
+            raise UsageError(f"{wrong[0]} needs a graph NAME (kubectl dgd status NAME {wrong[0]})")
+        return
+    wrong = [flag for flag in used if flag in _FOR_LISTING]
+    if wrong:
+        raise UsageError(
+            f"{wrong[0]} lists graphs; it cannot be used with a graph NAME (kubectl dgd list)"
+        )
+    if output == "name" and given["--watch"]:
+        raise UsageError("--watch cannot be used with -o name")
 
 
 @click.command(name="list")
@@ -86,6 +147,13 @@ def list_graphs(
 
     Columns: NAME (NAMESPACE with -A), STATE, READY (ready/total components), REPLICAS
     (ready/desired), GPUS, RESTART, ROLLOUT, AGE; -o wide adds PROVIDER, BACKEND, REASON.
+
+    \b
+    Examples:
+      kubectl dgd list
+      kubectl dgd list -A -o wide
+      kubectl dgd list -l team=inference --no-headers
+      kubectl dgd list -o name
     """
     from kubectl_dgd.cli.status_live import list_live
 

@@ -74,8 +74,8 @@ def _plan(graph: dict[str, Any], request: RestartRequest, now: datetime) -> Rest
     if phase in ROLLING:
         raise RefusedError(
             f'restart refused: spec.restart.id: Invalid value: "{plan.new_id}": cannot be changed '
-            f"while a rolling update is InProgress (status.rollingUpdate.phase is {phase}; "
-            "the rolling update replaces the worker pods anyway)"
+            f"while a rolling update is {phase} (the rolling update replaces the worker pods "
+            "anyway)"
         )
     return plan
 

@@ -54,6 +54,9 @@ def test_tls_failure_when_the_server_certificate_is_not_trusted(
     assert result.returncode == API
     assert_one_line(result.stderr)
     assert "TLS error" in result.stderr
+    # the innermost reason only, without the closing quotes and brackets of urllib3's wrappers
+    assert result.stderr.count("(") == result.stderr.count(")"), result.stderr
+    assert not result.stderr.rstrip().endswith("'"), result.stderr
 
 
 def test_unauthorized_names_the_server(apiserver: ApiServer, tmp_path: Path) -> None:
@@ -177,6 +180,14 @@ def test_verbose_shows_each_request(apiserver: ApiServer) -> None:
         f"GET {apiserver.url}/apis/nvidia.com/v1beta1/namespaces/dynamo/dynamographdeployments/my-graph 200"
         in result.stderr
     )
+
+
+def test_kubectl_verbosity_levels_are_accepted(apiserver: ApiServer) -> None:
+    apiserver.seed(graph())
+    for flag in ("-v=6", "--v=8"):
+        result = dgd(apiserver, "status", "my-graph", flag)
+        assert result.returncode == 0, result.stderr
+        assert "/dynamographdeployments/my-graph 200" in result.stderr
 
 
 def test_unknown_context_is_a_usage_error(apiserver: ApiServer) -> None:

@@ -6,6 +6,8 @@ import subprocess
 import time
 from typing import Any
 
+import pytest
+
 from tests.apiserver.faults import matching
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer, wait_until
@@ -77,15 +79,18 @@ def test_dry_run_reads_but_does_not_patch(apiserver: ApiServer) -> None:
     assert "restart" not in stored(apiserver)["spec"]
 
 
-def test_refuses_during_a_rolling_update_with_the_operators_reason(apiserver: ApiServer) -> None:
+@pytest.mark.parametrize("phase", ["Pending", "InProgress"])
+def test_refuses_during_a_rolling_update_with_the_operators_reason(
+    apiserver: ApiServer, phase: str
+) -> None:
     rolling = graph()
-    rolling["status"]["rollingUpdate"] = {"phase": "InProgress"}
+    rolling["status"]["rollingUpdate"] = {"phase": phase}
     apiserver.seed(rolling)
     apiserver.clear_log()
     result = dgd(apiserver, "restart", "my-graph", "--id", "new")
     assert result.returncode == 1
     assert (
-        'spec.restart.id: Invalid value: "new": cannot be changed while a rolling update is InProgress'
+        f'spec.restart.id: Invalid value: "new": cannot be changed while a rolling update is {phase}'
         in result.stderr
     )
     assert [r.verb for r in apiserver.request_log] == ["get"]
