@@ -105,6 +105,16 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
     return sorted(changes, key=lambda c: c.path)
 
 
+def created_fields(obj: dict[str, Any]) -> list[FieldChange]:
+    """A graph that does not exist yet: each part the file sets is added, by its own path."""
+    changes = [FieldChange("+", key, None, obj[key]) for key in ("apiVersion", "kind") if obj[key]]
+    meta = obj.get("metadata") or {}
+    changes += [FieldChange("+", child("metadata", key), None, meta[key]) for key in sorted(meta)]
+    if obj.get("spec"):
+        changes.append(FieldChange("+", "spec", None, obj["spec"]))
+    return changes
+
+
 def diff_graph(
     cluster: GraphCluster,
     obj: dict[str, Any],
@@ -123,7 +133,7 @@ def diff_graph(
         live = None
     result = GraphDiff(name, namespace, live is not None)
     if live is None:
-        result.changes = field_changes({}, comparable(obj))
+        result.changes = created_fields(comparable(obj))
     else:
         new = copy.deepcopy(obj)
         spec = new.setdefault("spec", {})

@@ -68,9 +68,35 @@ def test_diff_json_output(apiserver: ApiServer, tmp_path: Path) -> None:
 
 
 def test_diff_of_a_graph_not_in_the_cluster(apiserver: ApiServer, tmp_path: Path) -> None:
-    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, graph("brand-new")))
+    result = dgd(
+        apiserver, "diff", "-f", manifest(tmp_path, graph("brand-new", labels={"team": "a"}))
+    )
     assert result.returncode == 1
     assert "(not in the cluster: would be created)" in result.stdout
+    changes = result.stdout.split("Changes:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.split(":", 1)[0].strip() for line in changes] == [
+        "+ apiVersion",
+        "+ kind",
+        "+ metadata.annotations",
+        "+ metadata.labels",
+        "+ spec",
+    ]
+
+
+def test_diff_refuses_a_namespace_flag_the_file_contradicts(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    """As kubectl diff: -n other with a file saying dynamo is an error, not a silent choice."""
+    live = apiserver.seed(graph())[0]
+    apiserver.clear_log()
+    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, live), "-n", "other")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: the namespace of 'my-graph' in the file (\"dynamo\") does not match the "
+        'namespace "other": pass -n dynamo or remove it from the file\n'
+    )
+    assert apiserver.requests() == []
+    assert dgd(apiserver, "diff", "-f", manifest(tmp_path, live), "-n", "dynamo").returncode == 0
 
 
 def test_diff_ignores_labels_the_file_does_not_set(apiserver: ApiServer, tmp_path: Path) -> None:
