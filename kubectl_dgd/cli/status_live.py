@@ -39,6 +39,9 @@ def status_live(
         sys.stdout.write(render_live(graph, now, output, style, listed))
         return
     tty = sys.stdout.isatty()
+    # Piped blocks stay machine-readable: YAML documents need "---" between them (as
+    # `kubectl get -w -o yaml`); JSON objects and text blocks are separated by a blank line.
+    separator = "---\n" if output == "yaml" else "\n"
     for count, graph in enumerate(watch_graph(cluster, name, namespace, time.monotonic)):
         moment = now if fixed_clock else datetime.now(now.tzinfo)
         listed = cluster.list_events(name, namespace) if events else None
@@ -46,7 +49,7 @@ def status_live(
         if tty:
             sys.stdout.write(CLEAR + text)
         else:
-            sys.stdout.write(("\n" if count else "") + text)
+            sys.stdout.write((separator if count else "") + text)
         sys.stdout.flush()
 
 

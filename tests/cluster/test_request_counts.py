@@ -18,6 +18,12 @@ from tests.cluster.conftest import dgd, graph
         (("restart", "my-graph", "--dry-run"), ["get"]),
         (("rollout", "status", "my-graph"), ["get"]),
         (("status", "my-graph", "--events"), ["get", "list"]),
+        (("status", "my-graph", "-o", "json"), ["get"]),
+        (("status", "my-graph", "-o", "name"), ["get"]),
+        (("list", "-o", "yaml", "-l", "team!=x"), ["list"]),
+        (("list", "-o", "name", "--no-headers"), ["list"]),
+        (("rollout", "explain", "my-graph"), ["get"]),
+        (("rollout", "status", "my-graph", "--watch=false"), ["get"]),
     ],
 )
 def test_request_count_per_command(

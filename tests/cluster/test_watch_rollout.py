@@ -114,6 +114,41 @@ def test_status_watch_prints_a_block_per_change_when_piped_and_ctrl_c_exits_130(
     assert "Traceback" not in err
 
 
+def test_status_watch_piped_as_yaml_or_json_is_a_stream_a_parser_reads(
+    apiserver: ApiServer,
+) -> None:
+    import json
+
+    import yaml
+
+    apiserver.seed(graph())
+    rt = apiserver.store.type_for("nvidia.com", "v1beta1", "dynamographdeployments")
+    assert rt is not None
+    for output in ("yaml", "json"):
+        status = apiserver.store.get(rt, NS, "my-graph")["status"]
+        apiserver.store.write_status(rt, NS, "my-graph", {**status, "state": "successful"})
+        proc = _start(apiserver, "status", "my-graph", "--watch", "-o", output)
+        lines = Lines(proc)
+        try:
+            lines.until("successful")
+            status = apiserver.store.get(rt, NS, "my-graph")["status"]
+            apiserver.store.write_status(rt, NS, "my-graph", {**status, "state": "pending"})
+            lines.until("pending")
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.communicate(timeout=20)
+        text = lines.all()
+        if output == "yaml":
+            documents = list(yaml.safe_load_all(text))
+        else:
+            decoder, documents, at = json.JSONDecoder(), [], 0
+            while text[at:].strip():
+                at += len(text[at:]) - len(text[at:].lstrip())
+                document, at = decoder.raw_decode(text, at)
+                documents.append(document)
+        assert [d["state"] for d in documents] == ["successful", "pending"], output
+
+
 def test_rollout_status_follows_a_managed_rolling_update(
     apiserver: ApiServer, operator_sim: OperatorSim
 ) -> None:
