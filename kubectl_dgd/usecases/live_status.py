@@ -8,9 +8,10 @@ from typing import Any
 
 from kubectl_dgd.core.graphinfo import parse_time, seconds_between
 from kubectl_dgd.output.graph_list import human_age
+from kubectl_dgd.output.serialize import to_json, to_yaml
 from kubectl_dgd.output.style import PLAIN, Style
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
-from kubectl_dgd.usecases.status import render_status
+from kubectl_dgd.usecases.status import render_status, status_view
 from kubectl_dgd.usecases.watching import follow
 
 
@@ -21,10 +22,28 @@ def render_live(
     style: Style = PLAIN,
     events: list[dict[str, Any]] | None = None,
 ) -> str:
+    if events is not None and output in ("json", "yaml"):
+        data = status_view(graph, now).to_data()
+        data["events"] = [event_data(event) for event in events]
+        return to_json(data) if output == "json" else to_yaml(data)
     text = render_status(graph, now, output, style)
     if events is not None and output in ("text", "wide"):
         text += "\n" + render_events(events, now)
     return text
+
+
+def event_data(event: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an Event a reader of ``status --events -o json`` needs."""
+    return {
+        "type": event.get("type"),
+        "reason": event.get("reason"),
+        "message": event.get("message"),
+        "count": event.get("count") or 1,
+        "firstTimestamp": event.get("firstTimestamp") or event.get("eventTime"),
+        "lastTimestamp": event.get("lastTimestamp")
+        or event.get("eventTime")
+        or (event.get("metadata") or {}).get("creationTimestamp"),
+    }
 
 
 def render_events(events: list[dict[str, Any]], now: datetime) -> str:

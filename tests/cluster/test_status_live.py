@@ -83,6 +83,21 @@ def test_status_events_lists_the_graphs_recent_events(apiserver: ApiServer) -> N
     events = result.stdout.split("Events:", 1)[1]
     assert "RollingUpdateStarted" in events and "2m" in events
     assert "NotAboutUs" not in events
+    for output in ("json", "yaml"):
+        structured = dgd(apiserver, "status", "my-graph", "--events", "-o", output)
+        assert structured.returncode == 0, structured.stderr
+        data = (json.loads if output == "json" else yaml.safe_load)(structured.stdout)
+        assert data["events"] == [
+            {
+                "type": "Normal",
+                "reason": "RollingUpdateStarted",
+                "message": "Rolling update started",
+                "count": 1,
+                "firstTimestamp": None,
+                "lastTimestamp": "2026-11-01T11:58:00Z",
+            }
+        ], output
+        assert data["name"] == "my-graph"
 
 
 def _three_graphs(apiserver: ApiServer) -> None:
