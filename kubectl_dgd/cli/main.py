@@ -73,15 +73,24 @@ def cli() -> None:
 
 # kubectl's verbosity flag takes a level (-v=6, --v=8); ours is on or off, so any level is "on".
 _KUBECTL_VERBOSITY = re.compile(r"--?v=\d+")
+# kubectl's boolean flags take a value only after "=" (pflag): `-w NAME` is -w and then NAME,
+# `--watch=false` turns it off. Click spells the off form --no-watch.
+_KUBECTL_BOOL = re.compile(r"(-w|--watch)=(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)")
 
 
 def kubectl_args(argv: list[str]) -> list[str]:
-    """Accept kubectl's ``-v=N`` / ``--v=N`` as ``-v`` (up to a ``--``)."""
+    """Accept kubectl's ``-v=N``, ``--v=N`` and ``--watch=false`` spellings (up to a ``--``)."""
     out: list[str] = []
     for position, arg in enumerate(argv):
         if arg == "--":
             return out + argv[position:]
-        out.append("-v" if _KUBECTL_VERBOSITY.fullmatch(arg) else arg)
+        boolean = _KUBECTL_BOOL.fullmatch(arg)
+        if _KUBECTL_VERBOSITY.fullmatch(arg):
+            out.append("-v")
+        elif boolean:
+            out.append("--watch" if boolean.group(2)[0] in "1tT" else "--no-watch")
+        else:
+            out.append(arg)
     return out
 
 

@@ -29,13 +29,9 @@ def rollout() -> None:
 @click.option("--timeout", metavar="DURATION", help="Give up after this long (0 = never).")
 @click.option(
     "-w",
-    "--watch",
-    type=click.BOOL,
+    "--watch/--no-watch",
     default=True,
-    is_flag=False,
-    flag_value=True,
-    show_default=True,
-    help="Wait for the rollout to finish; --watch=false prints the state once.",
+    help="Wait for the rollout to finish (the default); --watch=false prints the state once.",
 )
 @handle_errors
 @cluster_options()

@@ -141,6 +141,17 @@ def test_kubectl_verbosity_flags_become_our_verbose_flag() -> None:
     assert cli_main.kubectl_args(["status", "-vx"]) == ["status", "-vx"]
 
 
+def test_boolean_flags_take_a_value_only_after_an_equals_sign_as_in_kubectl() -> None:
+    args = cli_main.kubectl_args
+    assert args(["rollout", "status", "x", "--watch=false"])[-1] == "--no-watch"
+    assert args(["rollout", "status", "x", "-w=False"])[-1] == "--no-watch"
+    assert args(["rollout", "status", "x", "--watch=true"])[-1] == "--watch"
+    # `-w NAME`: NAME is the graph, not the flag's value
+    result = run_cli("rollout", "status", "-w", "ghost", env={"KUBECONFIG": "/nonexistent"})
+    assert "not a valid boolean" not in result.stderr
+    assert "kubeconfig" in result.stderr  # it got as far as connecting for the graph "ghost"
+
+
 def test_help_lists_only_kubectl_flag_names_for_the_connection() -> None:
     text = run_cli("status", "--help").stdout
     for flag in ("--kubeconfig", "--context", "-n, --namespace", "--request-timeout", "-A"):
