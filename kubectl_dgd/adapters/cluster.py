@@ -27,6 +27,9 @@ KIND = "DynamoGraphDeployment"
 CRD_NAME = f"{PLURAL}.{GROUP}"
 CRD_MISSING = f"the {KIND} CRD ({CRD_NAME}) is not installed in this cluster"
 MERGE_PATCH = "application/merge-patch+json"
+# A server answering 429 or 5xx with Retry-After is asked again (client-go allows 10 tries).
+MAX_RETRIES = 5
+MAX_RETRY_WAIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,19 @@ def api_error(status: int, reason: str, body: bytes, target: Target, server: str
     if status >= 500:
         return ApiError(f"API server error ({status} {reason}){detail}", status, reason)
     return ApiError(f"request failed ({status} {reason}){detail}", status, reason)
+
+
+def retry_after(status: int, headers: Any) -> float | None:
+    """Seconds to wait before asking again, as client-go does: the server said so with
+    ``Retry-After`` on a 429 (API Priority and Fairness) or a 5xx; else None (do not retry)."""
+    if status != 429 and status < 500:
+        return None
+    value = (headers or {}).get("Retry-After")
+    try:
+        seconds = float(str(value))
+    except ValueError:  # absent ("None") or an HTTP date: not worth waiting for
+        return None
+    return min(max(seconds, 0.0), MAX_RETRY_WAIT)
 
 
 def transport_error(err: BaseException, url: str, timeout: float | None) -> ApiError:
@@ -176,21 +192,28 @@ class Cluster:
         _, url, headers, body, _ = api.param_serialize(
             method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
         )
-        started = time.perf_counter()
-        status: int | None = None
-        try:
-            response = api.call_api(method, url, headers, body, None, _request_timeout=timeout)
-            status = int(response.status)
-        except ApiException as err:  # the client turns TLS failures into status-0 ApiExceptions
-            reason = " ".join(str(err.reason).split())  # one line
-            raise ApiError(f"TLS error talking to {self.resolved.server}: {reason}") from err
-        except Exception as err:
-            if _is_transport(err):
-                raise transport_error(err, url, timeout) from err
-            raise
-        finally:
-            self._record(method, url, status, started)
-        raw = response.response
+        status = 0
+        for attempt in range(MAX_RETRIES + 1):
+            started = time.perf_counter()
+            sent: int | None = None
+            try:
+                response = api.call_api(method, url, headers, body, None, _request_timeout=timeout)
+                status = sent = int(response.status)
+            except ApiException as err:  # the client turns TLS failures into status-0 ones
+                reason = " ".join(str(err.reason).split())  # one line
+                raise ApiError(f"TLS error talking to {self.resolved.server}: {reason}") from err
+            except Exception as err:
+                if _is_transport(err):
+                    raise transport_error(err, url, timeout) from err
+                raise
+            finally:
+                self._record(method, url, sent, started)
+            raw = response.response
+            wait = retry_after(status, raw.headers)
+            if wait is None or attempt == MAX_RETRIES:
+                break
+            raw.drain_conn()  # the connection goes back to the pool for the next try
+            time.sleep(wait)
         if status >= 400:
             error = api_error(
                 status, str(response.reason or ""), raw.data, target, self.resolved.server

@@ -163,6 +163,30 @@ def test_server_error(apiserver: ApiServer) -> None:
     assert "API server error (503" in result.stderr
 
 
+def test_too_many_requests_is_asked_again_after_retry_after(apiserver: ApiServer) -> None:
+    """API Priority and Fairness answers 429 with Retry-After; client-go (kubectl) waits and
+    asks again, and so do we, for reads and for the restart patch."""
+    apiserver.seed(graph())
+    apiserver.faults.fail_next(2, 429)
+    result = dgd(apiserver, "status", "my-graph")
+    assert result.returncode == 0, result.stderr
+    assert [r.verb for r in apiserver.request_log] == ["get", "get", "get"]
+    apiserver.clear_log()
+    apiserver.faults.fail_next(1, 429, matching(verb="patch"))
+    restarted = dgd(apiserver, "restart", "my-graph", "--parallel", "--id", "r1")
+    assert restarted.returncode == 0, restarted.stderr
+    assert [r.verb for r in apiserver.request_log] == ["get", "patch", "patch"]
+
+
+def test_too_many_requests_gives_up_after_bounded_retries(apiserver: ApiServer) -> None:
+    apiserver.faults.fail_next(100, 429)
+    result = dgd(apiserver, "list")
+    assert result.returncode == API
+    assert_one_line(result.stderr)
+    assert "429 Too Many Requests" in result.stderr
+    assert len(apiserver.requests("list")) == 6  # the first try and 5 more
+
+
 def test_request_timeout(apiserver: ApiServer) -> None:
     apiserver.seed(graph())
     apiserver.faults.delay(3.0)
