@@ -29,6 +29,7 @@ MAX_ATTEMPTS = 5
 ROLLING = ("Pending", "InProgress")
 ARGOCD_TRACKING_ANNOTATION = "argocd.argoproj.io/tracking-id"
 ARGOCD_INSTANCE_LABEL = "app.kubernetes.io/instance"
+MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
 
 
 @dataclass
@@ -60,7 +61,10 @@ def argocd_marker(graph: dict[str, Any]) -> str | None:
     meta = graph.get("metadata") or {}
     if ARGOCD_TRACKING_ANNOTATION in (meta.get("annotations") or {}):
         return f"annotation {ARGOCD_TRACKING_ANNOTATION}"
-    if ARGOCD_INSTANCE_LABEL in (meta.get("labels") or {}):
+    labels = meta.get("labels") or {}
+    # Argo CD's label tracking writes app.kubernetes.io/instance, but so does Helm: a graph
+    # Helm manages (app.kubernetes.io/managed-by: Helm) is not taken for an Argo CD one.
+    if ARGOCD_INSTANCE_LABEL in labels and labels.get(MANAGED_BY_LABEL) != "Helm":
         return f"label {ARGOCD_INSTANCE_LABEL}"
     return None
 

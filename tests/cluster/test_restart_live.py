@@ -249,3 +249,11 @@ def test_wait_reports_a_superseded_restart(apiserver: ApiServer, operator_sim: O
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 1, (out, err)
     assert "error: restart s1 was superseded by a rolling update" in err
+
+
+def test_a_helm_installed_graph_is_not_taken_for_an_argo_cd_one(apiserver: ApiServer) -> None:
+    labels = {"app.kubernetes.io/instance": "my-release", "app.kubernetes.io/managed-by": "Helm"}
+    apiserver.seed(graph(labels=labels))
+    result = dgd(apiserver, "restart", "my-graph", "--parallel")
+    assert result.returncode == 0, result.stderr
+    assert "Argo CD" not in result.stderr
