@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
 from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options
 from kubectl_dgd.cli.options import cluster_options, connect
-from kubectl_dgd.errors import UsageError
 from kubectl_dgd.exitcodes import Exit
 
 
@@ -48,11 +46,12 @@ def diff(
     from kubectl_dgd.output.diff import render_diff
     from kubectl_dgd.output.serialize import to_json
     from kubectl_dgd.usecases.diff import diff_graph
+    from kubectl_dgd.usecases.live_validate import refuse_other_namespace
     from kubectl_dgd.usecases.validate import graphs_in_file
 
     profile = make_profile(provider, grove, lpx, checkpoint, discovery)
     graphs = graphs_in_file(path)
-    _refuse_other_namespace(graphs, conn.namespace)
+    refuse_other_namespace(graphs, conn.namespace)
     cluster = connect(conn)
     results = [
         diff_graph(cluster, g, cluster.namespace, bundled_schemas(), profile) for g in graphs
@@ -63,15 +62,3 @@ def diff(
         sys.stdout.write("\n".join(render_diff(r) for r in results))
     differs = any(r.changes or not r.exists for r in results)
     sys.exit(int(Exit.FAILED if differs else Exit.OK))
-
-
-def _refuse_other_namespace(graphs: list[dict[str, Any]], flag: str | None) -> None:
-    """As kubectl diff/apply: an explicit -n must agree with a namespace the file sets."""
-    for graph in graphs:
-        meta = graph.get("metadata") or {}
-        theirs = meta.get("namespace")
-        if flag and theirs and theirs != flag:
-            raise UsageError(
-                f'the namespace of {meta.get("name")!r} in the file ("{theirs}") does not match '
-                f'the namespace "{flag}": pass -n {theirs} or remove it from the file'
-            )

@@ -89,8 +89,11 @@ def validate(
         from kubectl_dgd.cli.options import connect
         from kubectl_dgd.usecases.live_validate import validate_live
 
-        cluster = connect(conn or ConnectionSettings())
-        report, note = validate_live(inputs, cluster, profile, schemas, server_dry_run)
+        conn = conn or ConnectionSettings()
+        cluster = connect(conn)
+        report, note = validate_live(
+            inputs, cluster, profile, schemas, server_dry_run, explicit_namespace=conn.namespace
+        )
         if note:
             click.echo(f"warning: {note}", err=True)
     else:

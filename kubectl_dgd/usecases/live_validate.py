@@ -12,7 +12,7 @@ from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
-from kubectl_dgd.errors import ApiError, InputError, NotFoundError
+from kubectl_dgd.errors import ApiError, InputError, NotFoundError, UsageError
 from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
 from kubectl_dgd.usecases.validate import unpack, validate_documents
@@ -44,6 +44,7 @@ def validate_live(
     profile: Profile,
     fallback: CrdSchemas,
     server_dry_run: bool = False,
+    explicit_namespace: str | None = None,
 ) -> tuple[ValidationReport, str | None]:
     """The report, and a note when the bundled schema stood in for the cluster's CRD."""
     schemas, note = cluster_schemas(cluster, fallback)
@@ -57,6 +58,7 @@ def validate_live(
             continue
         for doc in docs:
             graphs = [obj for obj, _, _ in unpack(doc) if is_dgd(obj)]
+            refuse_other_namespace(graphs, explicit_namespace)
             live = _live(cluster, graphs[0], cluster.namespace) if len(graphs) == 1 else None
             before = len(report.items)
             validate_documents([doc], schemas, profile, old=live, report=report)
@@ -89,3 +91,15 @@ def _dry_run(
     if was_valid and not item.valid:
         report.summary.valid -= 1
         report.summary.invalid += 1
+
+
+def refuse_other_namespace(graphs: list[dict[str, Any]], flag: str | None) -> None:
+    """As kubectl diff/apply: an explicit -n must agree with a namespace the file sets."""
+    for graph in graphs:
+        meta = graph.get("metadata") or {}
+        theirs = meta.get("namespace")
+        if flag and theirs and theirs != flag:
+            raise UsageError(
+                f'the namespace of {meta.get("name")!r} in the file ("{theirs}") does not match '
+                f'the namespace "{flag}": pass -n {theirs} or remove it from the file'
+            )

@@ -173,3 +173,15 @@ def test_validate_live_without_the_crd_is_not_found(apiserver: ApiServer, tmp_pa
     )
     assert result.returncode == 3
     assert "is not installed in this cluster" in result.stderr
+
+
+def test_validate_live_refuses_a_namespace_flag_the_file_contradicts(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    live = apiserver.seed(graph())[0]
+    result = dgd(apiserver, "validate", "--live", "-f", manifest(tmp_path, live), "-n", "other")
+    assert result.returncode == 2
+    assert 'does not match the namespace "other": pass -n dynamo' in result.stderr
+    assert "Traceback" not in result.stderr
+    ok = dgd(apiserver, "validate", "--live", "-f", manifest(tmp_path, live), "-n", "dynamo")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
