@@ -6,6 +6,7 @@ deepdiff is imported here only (about 200 ms), inside the function that needs it
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +89,22 @@ def _path(keys: list[Any]) -> str:
     return path
 
 
+HIDDEN = "(env value hidden)"
+_ENV_VALUE = re.compile(r"(^|\.)env\[\d+\]\.value$")
+
+
+def hide_env_values(path: str, value: Any) -> Any:
+    """Env values can carry credentials (tokens, keys): like the operator's own messages, the
+    diff never prints them; it shows that they changed, and the variable names."""
+    if _ENV_VALUE.search(path):
+        return HIDDEN
+    if isinstance(value, dict):
+        return {k: hide_env_values(child(path, str(k)), v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [hide_env_values(index(path, i), v) for i, v in enumerate(value)]
+    return value
+
+
 def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange]:
     from deepdiff import DeepDiff
 
@@ -96,12 +113,13 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
     for kind, levels in diff.items():
         for level in levels:
             path = _path(level.path(output_format="list"))
+            old, new_value = hide_env_values(path, level.t1), hide_env_values(path, level.t2)
             if "added" in kind:
-                changes.append(FieldChange("+", path, None, level.t2))
+                changes.append(FieldChange("+", path, None, new_value))
             elif "removed" in kind:
-                changes.append(FieldChange("-", path, level.t1, None))
+                changes.append(FieldChange("-", path, old, None))
             else:
-                changes.append(FieldChange("~", path, level.t1, level.t2))
+                changes.append(FieldChange("~", path, old, new_value))
     return sorted(changes, key=lambda c: c.path)
 
 

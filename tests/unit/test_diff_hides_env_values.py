@@ -1,0 +1,48 @@
+"""`kubectl dgd diff` never prints env values (they can carry tokens); it shows what changed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kubectl_dgd.usecases.diff import HIDDEN, field_changes
+
+
+def _graph(*env: dict[str, str], graph_env: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    container: dict[str, Any] = {"name": "main", "image": "x:1.0.0"}
+    if env:
+        container["env"] = list(env)
+    spec: dict[str, Any] = {
+        "components": [{"name": "w", "podTemplate": {"spec": {"containers": [container]}}}]
+    }
+    if graph_env is not None:
+        spec["env"] = graph_env
+    return {"spec": spec}
+
+
+def _printed(live: dict[str, Any], new: dict[str, Any]) -> str:
+    return json.dumps([c.to_dict() for c in field_changes(live, new)])
+
+
+def test_a_changed_env_value_is_reported_without_either_value() -> None:
+    live = _graph({"name": "HF_TOKEN", "value": "hf_old_secret"})
+    new = _graph({"name": "HF_TOKEN", "value": "hf_new_secret"})
+    [change] = field_changes(live, new)
+    assert change.path.endswith("env[0].value")
+    assert (change.old, change.new) == (HIDDEN, HIDDEN)
+    assert "secret" not in _printed(live, new)
+
+
+def test_added_env_entries_and_lists_keep_names_but_hide_values() -> None:
+    live = _graph()
+    new = _graph({"name": "API_KEY", "value": "k-123"}, graph_env=[{"name": "G", "value": "g-456"}])
+    printed = _printed(live, new)
+    assert "API_KEY" in printed and "G" in printed
+    assert "k-123" not in printed and "g-456" not in printed
+
+
+def test_other_fields_are_shown_as_they_are() -> None:
+    live, new = _graph(), _graph()
+    new["spec"]["components"][0]["replicas"] = 3
+    [change] = field_changes(live, new)
+    assert (change.path, change.new) == ("spec.components[0].replicas", 3)
