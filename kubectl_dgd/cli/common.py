@@ -44,6 +44,18 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def input_options(func: F) -> F:
+    """PATHS arguments and -f/--filename (repeatable): files, directories, - for stdin."""
+    func = click.option(
+        "-f",
+        "--filename",
+        "filenames",
+        multiple=True,
+        help="File or directory (repeatable); - for stdin.",
+    )(func)
+    return click.argument("paths", nargs=-1, type=click.Path())(func)
+
+
 def profile_options(func: F) -> F:
     """--provider, --no-grove, --lpx, --checkpoint, --discovery: the operator settings to assume."""
     decorators = [

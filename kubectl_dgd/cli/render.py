@@ -6,18 +6,11 @@ import sys
 
 import click
 
-from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options
+from kubectl_dgd.cli.common import handle_errors, input_options, make_profile, profile_options
 
 
 @click.command()
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "-f",
-    "--filename",
-    "filenames",
-    multiple=True,
-    help="File or directory (repeatable); - for stdin.",
-)
+@input_options
 @click.option(
     "-o", "--output", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True
 )

@@ -110,11 +110,7 @@ def _restart_file(
     from kubectl_dgd.core.restart import CREATE_MESSAGE, RestartRequest
     from kubectl_dgd.usecases.restart_file import restart_file
 
-    request = RestartRequest(
-        parallel=parallel,
-        order=tuple(n.strip() for n in order.split(",")) if order is not None else None,
-        restart_id=restart_id,
-    )
+    request = RestartRequest.from_flags(parallel, order, restart_id)
     result = restart_file(path, request, datetime.now(UTC), name=graph_name, dry_run=dry_run)
     graph = f"{result.namespace}/{result.name}" if result.namespace else result.name
     out = sys.stdout

@@ -34,11 +34,7 @@ def restart_live(
     timeout: str | None,
     dry_run: bool,
 ) -> None:
-    request = RestartRequest(
-        parallel=parallel,
-        order=tuple(n.strip() for n in order.split(",")) if order is not None else None,
-        restart_id=restart_id,
-    )
+    request = RestartRequest.from_flags(parallel, order, restart_id)
     wait_timeout = parse_timeout(timeout)
     cluster = connect(conn)
     result = request_restart(

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options, style_for
+from kubectl_dgd.cli.common import (
+    handle_errors,
+    input_options,
+    make_profile,
+    profile_options,
+    style_for,
+)
 from kubectl_dgd.cli.options import cluster_options
 from kubectl_dgd.exitcodes import Exit
 
@@ -16,14 +22,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "-f",
-    "--filename",
-    "filenames",
-    multiple=True,
-    help="File or directory (repeatable); - for stdin.",
-)
+@input_options
 @click.option(
     "--old",
     "old_path",

@@ -31,6 +31,14 @@ class RestartRequest:
     order: tuple[str, ...] | None = None
     restart_id: str | None = None
 
+    @classmethod
+    def from_flags(
+        cls, parallel: bool, order: str | None, restart_id: str | None
+    ) -> RestartRequest:
+        """From the command line: ``--order a,b,c`` is a comma-separated list of names."""
+        names = tuple(n.strip() for n in order.split(",")) if order is not None else None
+        return cls(parallel=parallel, order=names, restart_id=restart_id)
+
 
 @dataclass(frozen=True)
 class RestartPlan:
