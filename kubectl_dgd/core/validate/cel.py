@@ -26,7 +26,7 @@ from typing import Any
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.validate import cel_env
-from kubectl_dgd.core.validate.schema import one_line
+from kubectl_dgd.core.validate.schema import keyword_below, one_line
 
 _MISSING: Any = object()
 _REASONS = {
@@ -121,26 +121,8 @@ def compiled_rules(schema: dict[str, Any]) -> list[CompiledRule]:
     return rules
 
 
-_BELOW: dict[int, tuple[Any, bool]] = {}
-
-
-def _rules_below(schema: dict[str, Any], depth: int = 0) -> bool:
-    """Whether the node or anything below it carries rules (a light pass, cached by identity)."""
-    hit = _BELOW.get(id(schema))
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    found = bool(schema.get("x-kubernetes-validations"))
-    if depth < 200:
-        props = schema.get("properties")
-        for sub in props.values() if isinstance(props, dict) else ():
-            if isinstance(sub, dict) and _rules_below(sub, depth + 1):
-                found = True
-        for key in ("items", "additionalProperties"):
-            sub = schema.get(key)
-            if isinstance(sub, dict) and _rules_below(sub, depth + 1):
-                found = True
-    _BELOW[id(schema)] = (schema, found)
-    return found
+def _rules_below(schema: dict[str, Any]) -> bool:
+    return keyword_below(schema, "x-kubernetes-validations")
 
 
 class _Ruled:

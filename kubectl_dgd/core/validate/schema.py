@@ -229,26 +229,30 @@ def _node(schema: dict[str, Any]) -> _Node:
     return node
 
 
-_DEFAULTS_BELOW: dict[int, tuple[dict[str, Any], bool]] = {}
+_KEYWORD_BELOW: dict[tuple[int, str], tuple[dict[str, Any], bool]] = {}
 
 
-def _defaults_below(schema: dict[str, Any], depth: int = 0) -> bool:
-    """Whether any node at or below ``schema`` carries a default (a light pass, cached)."""
-    hit = _DEFAULTS_BELOW.get(id(schema))
+def keyword_below(schema: dict[str, Any], keyword: str, depth: int = 0) -> bool:
+    """Whether ``schema`` or any node below it carries ``keyword`` (e.g. ``default``, or
+    ``x-kubernetes-validations``): lets a walk skip whole subtrees. Cached by node identity."""
+    hit = _KEYWORD_BELOW.get((id(schema), keyword))
     if hit is not None and hit[0] is schema:
         return hit[1]
-    found = "default" in schema
-    if depth < 200:
-        props = schema.get("properties")
-        for sub in props.values() if isinstance(props, dict) else ():
-            if isinstance(sub, dict) and _defaults_below(sub, depth + 1):
-                found = True
-        for key in ("items", "additionalProperties"):
-            sub = schema.get(key)
-            if isinstance(sub, dict) and _defaults_below(sub, depth + 1):
-                found = True
-    _DEFAULTS_BELOW[id(schema)] = (schema, found)
+    props = schema.get("properties")
+    children = list(props.values()) if isinstance(props, dict) else []
+    children += [schema.get("items"), schema.get("additionalProperties")]
+    found = keyword in schema or (
+        depth < 200
+        and any(
+            isinstance(sub, dict) and keyword_below(sub, keyword, depth + 1) for sub in children
+        )
+    )
+    _KEYWORD_BELOW[(id(schema), keyword)] = (schema, found)
     return found
+
+
+def _defaults_below(schema: dict[str, Any]) -> bool:
+    return keyword_below(schema, "default")
 
 
 class _Checker:
