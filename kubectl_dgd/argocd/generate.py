@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import Document, load_file
-from kubectl_dgd.argocd.params import Settings, api_versions, read_settings
+from kubectl_dgd.argocd.settings import Settings, api_versions, read_settings
 from kubectl_dgd.argocd.source import AppSource, list_manifests, locate
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile

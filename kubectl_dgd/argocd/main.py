@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.command == "generate":
             _generate(Path(args.path), env)
         else:
-            from kubectl_dgd.argocd.announce import announcements_json
+            from kubectl_dgd.argocd.parameters import announcements_json
 
             _emit_stdout(announcements_json(Path(args.path), env))
     except UsageError as err:

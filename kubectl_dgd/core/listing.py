@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.core.gpus import component_gpus
-from kubectl_dgd.core.graphinfo import parse_time, seconds_between
+from kubectl_dgd.core.timefmt import parse_time, seconds_between
 
 
 @dataclass(frozen=True)

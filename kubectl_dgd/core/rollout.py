@@ -18,11 +18,9 @@ from kubectl_dgd.core.graphinfo import (
     GROVE_UPDATE_STRATEGY_ANNOTATION,
     WORKER_HASH_ANNOTATION,
     base_runtime_namespace,
-    human_duration,
     observed_provider,
-    parse_time,
-    seconds_between,
 )
+from kubectl_dgd.core.timefmt import human_duration, parse_time, seconds_between
 from kubectl_dgd.model.dgd import Component, DynamoGraphDeployment
 
 ACTIVE_ROLLOUT_PHASES = frozenset({"Pending", "InProgress"})

@@ -10,11 +10,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_dgd.core.defaulting import apply_defaults
 from kubectl_dgd.core.impact import Impact, predict_impact
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.crd import CrdSchemas
+from kubectl_dgd.core.validate.defaults import apply_defaults
 from kubectl_dgd.errors import InputError, NotFoundError
 from kubectl_dgd.usecases.ports import GraphCluster
 

@@ -6,8 +6,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.graphinfo import parse_time, seconds_between
-from kubectl_dgd.output.graph_list import human_age
+from kubectl_dgd.core.timefmt import human_age, parse_time, seconds_between
 from kubectl_dgd.output.serialize import to_json, to_yaml
 from kubectl_dgd.output.style import PLAIN, Style
 from kubectl_dgd.usecases.ports import Clock, GraphCluster

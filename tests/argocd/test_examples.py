@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kubectl_dgd.argocd.params import BY_NAME, PARAMETERS, read_settings
+from kubectl_dgd.argocd.settings import BY_NAME, PARAMETERS, read_settings
 from tests.argocd.harness import PLUGIN_YAML, argocd_env
 
 ROOT = Path(__file__).resolve().parents[2]

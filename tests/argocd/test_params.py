@@ -7,7 +7,7 @@ import json
 import pytest
 import yaml
 
-from kubectl_dgd.argocd.params import PARAMETERS, api_versions, param_env_suffix, read_settings
+from kubectl_dgd.argocd.settings import PARAMETERS, api_versions, param_env_suffix, read_settings
 from kubectl_dgd.errors import UsageError
 from tests.argocd.harness import FIXTURE_REPO, PLUGIN_YAML, plugin_spec, run_plugin
 

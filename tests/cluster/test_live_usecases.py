@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from kubectl_dgd.core.restart import RestartRequest, plan_restart
+from kubectl_dgd.core.timefmt import human_age
 from kubectl_dgd.errors import ApiError, NotFoundError
-from kubectl_dgd.output.graph_list import human_age
 from kubectl_dgd.usecases.live_restart import merge_patch, progress_of
 from kubectl_dgd.usecases.rollout import rollout_state
 from kubectl_dgd.usecases.watching import TimedOut, follow

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from kubectl_dgd.core.defaulting import mutate
 from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.validate.defaults import mutate
 from kubectl_dgd.core.validate.webhook import check_create
 from tests.unit.dgd_factory import (
     IMAGE,

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_dgd.core.defaulting import apply_defaults
 from kubectl_dgd.core.findings import Finding, has_errors
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_update
 from kubectl_dgd.core.validate.crd import CrdSchemas
+from kubectl_dgd.core.validate.defaults import apply_defaults
 from kubectl_dgd.model.kinds import V1ALPHA1
 
 DEPRECATION = "nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated; use nvidia.com/v1beta1 DynamoGraphDeployment"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 
 from kubectl_dgd.adapters.crdfile import bundled_schemas
-from kubectl_dgd.core.defaulting import apply_defaults
 from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.validate.defaults import apply_defaults
 from tests.unit.dgd_factory import component, graph, stored, worker
 
 PROVIDER = "nvidia.com/workload-provider"
