@@ -7,16 +7,13 @@ from typing import Any
 
 from kubectl_dgd.core.backend import WORKER_TYPES, resolve_backend
 from kubectl_dgd.core.profile import Profile, Provider, decide_provider
-from kubectl_dgd.errors import DgdError, InputError
-from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.errors import InputError, ReconcileError
 
 DISCOVERY_BACKEND_ANNOTATION = "nvidia.com/dynamo-discovery-backend"
 
 
-class RenderError(DgdError):
+class RenderError(ReconcileError):
     """The operator would fail to reconcile this graph (its Ready reason and message)."""
-
-    exit_code = Exit.FAILED
 
 
 def mapping(value: Any) -> dict[str, Any]:
