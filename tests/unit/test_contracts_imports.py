@@ -154,3 +154,25 @@ def test_the_probe_sees_a_heavy_import(tmp_path: Path) -> None:
     )
     assert result["code"] == 4, result["stderr"]
     assert "kubernetes" in heavy_loaded(result)
+
+
+@pytest.mark.parametrize("module", ["errors", "exitcodes"])
+def test_errors_and_exitcodes_import_only_the_standard_library(module: str) -> None:
+    """The leaves contract lists known third-party packages; this catches any new one."""
+    import ast
+
+    tree = ast.parse((ROOT / "kubectl_dgd" / f"{module}.py").read_text())
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    imported |= {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    allowed = {"kubectl_dgd.errors", "kubectl_dgd.exitcodes"}
+    outside = {
+        m for m in imported if m not in allowed and m.split(".")[0] not in sys.stdlib_module_names
+    }
+    assert outside == set()
