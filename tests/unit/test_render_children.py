@@ -1,4 +1,4 @@
-"""What render builds for a component: pod template merge, worker hash, both pathways (§3, §5)."""
+"""What render builds for a component: pod template merge, worker hash, both pathways."""
 
 from __future__ import annotations
 

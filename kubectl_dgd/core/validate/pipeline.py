@@ -1,4 +1,4 @@
-"""Run the layers in the order admission applies them (fact sheet §2.0) and tag each finding.
+"""Run the layers in the order admission applies them (docs/operator-semantics.md#admission-order) and tag each finding.
 
 defaults (CRD structural + mutating webhook) -> schema -> CEL -> validating webhook; lint last.
 The webhook runs only on objects whose structure is sound, as on a real API server.
