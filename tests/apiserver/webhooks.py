@@ -1,7 +1,8 @@
 """Admission rules of the Dynamo operator's webhook that tests may switch on (store.validators).
 
 Only what the live commands can trip over; the offline validator has the full rule set. The
-webhook name is this emulation's: the operator's messages are reproduced, its registration name is not.
+webhook name is this emulation's: the operator's messages are reproduced, its registration name
+is not.
 """
 
 from __future__ import annotations
