@@ -1,7 +1,9 @@
 """``generate``: Argo CD's environment in, one YAML stream (or the reasons for none) out.
 
 This module only translates: the parameters, the application path and the destination come
-from the environment; usecases/generate.py validates and assembles the objects; main.py prints.
+from the environment; usecases/generate.py validates and assembles the objects; main.py prints
+them as one YAML stream.
+
 Fail closed: any error leaves stdout empty (Argo CD prunes every resource of an application whose
 generate prints nothing and exits 0).
 """
@@ -9,31 +11,17 @@ generate prints nothing and exits 0).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kubectl_dgd.argocd.settings import api_versions, read_settings
 from kubectl_dgd.argocd.source import list_manifests, locate
-from kubectl_dgd.usecases.generate import GenerateRequest, generate_objects
+from kubectl_dgd.usecases.generate import GenerateRequest, Outcome, generate_objects
 
 MAX_ERRORS_SHOWN = 50
 MAX_WARNINGS_SHOWN = 20
 
 
-@dataclass
-class Stream:
-    """What ``dgd-argocd generate`` prints: the stream on stdout, the rest on stderr."""
-
-    stdout: str = ""
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-
-def generate(app_dir: Path, env: Mapping[str, str]) -> Stream:
+def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
     """Everything ``generate`` does except printing; raises UsageError for bad parameters."""
     settings = read_settings(env)
     served = api_versions(env)
@@ -58,12 +46,8 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Stream:
             workers=_workers_wanted(env),
         )
     )
-    stream = Stream(errors=outcome.errors, warnings=[*settings.warnings, *outcome.warnings])
-    if outcome.ok:
-        from kubectl_dgd.output.manifest_yaml import dump_stream
-
-        stream.stdout = dump_stream([e.obj for e in outcome.entries])
-    return stream
+    outcome.warnings[:0] = settings.warnings
+    return outcome
 
 
 def _workers_wanted(env: Mapping[str, str]) -> int:
