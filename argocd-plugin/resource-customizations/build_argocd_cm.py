@@ -18,7 +18,7 @@ KIND_DIR = HERE / "nvidia.com" / "DynamoGraphDeployment"
 KEY = "nvidia.com_DynamoGraphDeployment"
 OUTPUT = HERE / "argocd-cm.yaml"
 
-# Fields the operator writes or defaults (fact sheet §8). Each jq expression matches a field
+# Fields the operator writes or defaults (docs/operator-semantics.md#gitops-drift). Each jq expression matches a field
 # only when it holds the value the operator would write, so a change made in Git (3 -> 1, or
 # 1 -> 3) still shows as OutOfSync; only "absent in Git, default in the cluster" is ignored.
 IGNORE_DIFFERENCES = {

@@ -97,5 +97,7 @@ def _generate(app_dir: Path, env: dict[str, str]) -> None:
             ]
         )
         sys.exit(int(Exit.FAILED))
+    from kubectl_dgd.output.manifest_yaml import dump_stream
+
     _emit_stderr(warnings)
-    _emit_stdout(outcome.stdout)
+    _emit_stdout(dump_stream([e.obj for e in outcome.entries]))

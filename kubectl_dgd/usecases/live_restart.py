@@ -142,7 +142,7 @@ class Progress:
 
 
 def progress_of(graph: dict[str, Any], plan: RestartPlan) -> Progress:
-    """Where a restart stands: done / in progress / next, in the controller's order (§4)."""
+    """Where a restart stands: done / in progress / next, in the controller's order."""
     status = (graph.get("status") or {}).get("restart") or {}
     if status.get("observedID") != plan.new_id:
         return Progress("", pending=_order(plan))

@@ -3,7 +3,8 @@
 Argo CD removes each ``jsonPointers`` entry and runs ``del(<expression>)`` for each
 ``jqPathExpressions`` entry (gojq) on both the desired and the live object before diffing. Here
 jq plays gojq: a graph as written in Git must compare equal to the same graph after the
-operator's webhook and the CRD schema filled in their defaults (fact sheet §8), and a value set
+operator's webhook and the CRD schema filled in their defaults
+(docs/operator-semantics.md#gitops-drift), and a value set
 in Git that differs from the live one must still show.
 """
 
