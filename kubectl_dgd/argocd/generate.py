@@ -19,6 +19,7 @@ from kubectl_dgd.adapters.yamlload import Document, load_file
 from kubectl_dgd.argocd.settings import Settings, api_versions, read_settings
 from kubectl_dgd.argocd.source import AppSource, list_manifests, locate
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.nulls import without_nulls
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
@@ -258,7 +259,9 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
             return outcome
     from kubectl_dgd.output.manifest_yaml import dump_stream
 
-    outcome.stdout = dump_stream([e.obj for e in outcome.entries])
+    outcome.stdout = dump_stream(
+        [without_nulls(e.obj) if e.graph else e.obj for e in outcome.entries]
+    )
     return outcome
 
 

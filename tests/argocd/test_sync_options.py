@@ -23,6 +23,7 @@ from tests.argocd.argo_semantics import (
     create_merge_patch,
     out_of_sync,
 )
+from tests.argocd.harness import repo_copy, run_plugin
 from tests.argocd.live_objects import git_graph, live_graph
 from tests.argocd.test_ignore_differences import system_rules
 
@@ -105,3 +106,29 @@ def test_an_imperative_restart_survives_a_sync_without_the_option() -> None:
     after = apply_merge_patch(live, create_merge_patch(last_applied, sent))
     assert _image(after) == NEW
     assert after["spec"]["restart"]["id"] == "2026-12-01T10:00:00Z"
+
+
+def test_an_explicit_null_in_git_leaves_no_lasting_difference(tmp_path: Path) -> None:
+    # gojq before 0.12.19 (Argo CD 3.1 to 3.4) turns `del(.spec.providerOverride.target)` on
+    # `providerOverride: null` into `providerOverride: {}`, while the API server prunes the null
+    # from the live object: the plugin's output must carry no null, or the app never syncs.
+    repo = repo_copy(tmp_path)
+    graph_file = repo / "apps" / "plain" / "agg.yaml"
+    text = graph_file.read_text()
+    assert "spec:\n  backendFramework: vllm\n" in text
+    graph_file.write_text(
+        text.replace(
+            "spec:\n  backendFramework: vllm\n",
+            "spec:\n  backendFramework: vllm\n  providerOverride: null\n  priorityClassName: ~\n",
+        )
+    )
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 0, run.stderr
+    generated = next(o for o in run.objects if o["metadata"]["name"] == "agg")
+    assert "providerOverride" not in generated["spec"]
+    assert "priorityClassName" not in generated["spec"]
+    live = copy.deepcopy(generated)  # what the API server stores: nulls pruned
+    assert not out_of_sync(generated, live, system_rules())
+    with_null = copy.deepcopy(generated)
+    with_null["spec"]["providerOverride"] = None
+    assert out_of_sync(with_null, live, system_rules())  # why the nulls must go
