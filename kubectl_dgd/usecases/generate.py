@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from kubectl_dgd.adapters.yamlload import Document, load_file
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.nulls import without_nulls
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
@@ -223,7 +224,13 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
             result.errors.append(
                 f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)"
             )
-        result.entries.extend(Entry(obj, shown, line, graph=is_dgd(obj)) for obj, line in objs)
+        # A graph's explicit nulls go, as the API server prunes them (core/nulls.py says why).
+        result.entries.extend(
+            Entry(without_nulls(obj), shown, line, graph=True)
+            if is_dgd(obj)
+            else Entry(obj, shown, line)
+            for obj, line in objs
+        )
     report = validate_documents(docs, bundled_schemas(), profile)
     for item in report.items:
         for finding in sorted(item.findings, key=lambda f: (f.line or 0, f.path)):
