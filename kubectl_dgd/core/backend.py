@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_dgd.core.containers import main_container, string_list
+from kubectl_dgd.core.graph import WORKER_TYPES
 
 FRAMEWORKS: tuple[str, ...] = ("vllm", "sglang", "trtllm")
-WORKER_TYPES: frozenset[str] = frozenset({"worker", "prefill", "decode"})
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     name: re.compile(rf"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.{name}[^|&;]*")

@@ -24,8 +24,9 @@ from typing import Any, Literal
 
 from kubectl_dgd.core.naming import GLOBAL_DYNAMO_NAMESPACE, runtime_namespace
 from kubectl_dgd.errors import InputError
+from kubectl_dgd.model.kinds import WORKER_TYPES
 
-WORKER_TYPES: frozenset[str] = frozenset({"worker", "prefill", "decode"})
+__all__ = ["WORKER_TYPES"]  # and everything public below
 DEFAULT_REPLICAS = 1
 # A multinode block without nodeCount means the CRD default.
 DEFAULT_NODE_COUNT = 2
@@ -37,13 +38,16 @@ WORKER_HASH_ANNOTATION = "nvidia.com/current-worker-hash-v2"
 GROVE_UPDATE_STRATEGY_ANNOTATION = "nvidia.com/grove-update-strategy"
 DISCOVERY_BACKEND_ANNOTATION = "nvidia.com/dynamo-discovery-backend"
 ENABLE_METRICS_ANNOTATION = "nvidia.com/enable-metrics"
+KUBE_DISCOVERY_MODE_ANNOTATION = "nvidia.com/dynamo-kube-discovery-mode"
+OPERATOR_ORIGIN_VERSION_ANNOTATION = "nvidia.com/dynamo-operator-origin-version"
+VLLM_DISTRIBUTED_EXECUTOR_BACKEND_ANNOTATION = "nvidia.com/vllm-distributed-executor-backend"
 # The DGD metadata annotations the operator copies onto every component pod template.
 PROPAGATED_ANNOTATIONS = (
     ENABLE_METRICS_ANNOTATION,
     DISCOVERY_BACKEND_ANNOTATION,
-    "nvidia.com/dynamo-kube-discovery-mode",
-    "nvidia.com/dynamo-operator-origin-version",
-    "nvidia.com/vllm-distributed-executor-backend",
+    KUBE_DISCOVERY_MODE_ANNOTATION,
+    OPERATOR_ORIGIN_VERSION_ANNOTATION,
+    VLLM_DISTRIBUTED_EXECUTOR_BACKEND_ANNOTATION,
 )
 # Component pod-template annotations the operator reads for the Deployment's strategy.
 DEPLOYMENT_STRATEGY_ANNOTATION = "nvidia.com/deployment-strategy"
@@ -118,6 +122,15 @@ def recreates(component: dict[str, Any]) -> bool:
 def restart_id(obj: dict[str, Any]) -> str | None:
     value = mapping(mapping(obj.get("spec")).get("restart")).get("id")
     return str(value) if value else None
+
+
+def components_by_name(obj: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The named ``spec.components`` mappings, by name, in spec order."""
+    out: dict[str, dict[str, Any]] = {}
+    for item in items(mapping(obj.get("spec")).get("components")):
+        if item.get("name") is not None:
+            out[str(item["name"])] = item
+    return out
 
 
 def graph_annotations(obj: dict[str, Any]) -> dict[str, Any]:

@@ -3,10 +3,11 @@
 from dataclasses import dataclass
 from typing import Literal
 
-Provider = Literal["grove", "component"]
+from kubectl_dgd.core.graph import ENABLE_GROVE_ANNOTATION, WORKLOAD_PROVIDER_ANNOTATION
 
-WORKLOAD_PROVIDER_ANNOTATION = "nvidia.com/workload-provider"
-ENABLE_GROVE_ANNOTATION = "nvidia.com/enable-grove"
+__all__ = ["ENABLE_GROVE_ANNOTATION", "WORKLOAD_PROVIDER_ANNOTATION", "Profile", "decide_provider"]
+
+Provider = Literal["grove", "component"]
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from kubectl_dgd.core.graph import mapping
+
 Strategy = Literal["Sequential", "Parallel"]
 
 ORDER_PATH = "spec.restart.strategy.order"
@@ -66,12 +68,8 @@ class RestartRefused(Exception):
         super().__init__("; ".join(reasons))
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _components(graph: dict[str, Any]) -> list[Any]:
-    components = _mapping(graph.get("spec")).get("components")
+    components = mapping(graph.get("spec")).get("components")
     return components if isinstance(components, list) else []
 
 
@@ -88,7 +86,7 @@ def has_lpx(graph: dict[str, Any]) -> bool:
 
 
 def current_restart(graph: dict[str, Any]) -> dict[str, Any]:
-    spec = _mapping(graph.get("spec"))
+    spec = mapping(graph.get("spec"))
     restart = spec.get("restart")
     return restart if isinstance(restart, dict) else {}
 
@@ -143,7 +141,7 @@ def plan_restart(graph: dict[str, Any], request: RestartRequest, now: datetime) 
     existing = current_restart(graph)
     old_id = existing.get("id")
     old_id = str(old_id) if old_id is not None else None
-    old_strategy = _mapping(existing.get("strategy"))
+    old_strategy = mapping(existing.get("strategy"))
 
     if request.parallel or request.order is not None:
         strategy: str = "Parallel" if request.parallel else "Sequential"

@@ -5,26 +5,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_dgd.core.backend import WORKER_TYPES, resolve_backend
+from kubectl_dgd.core.backend import resolve_backend
+from kubectl_dgd.core.graph import (
+    DISCOVERY_BACKEND_ANNOTATION,
+    is_multinode,
+    is_worker,
+    items,
+    mapping,
+    node_count,
+)
 from kubectl_dgd.core.profile import Profile, Provider, decide_provider
 from kubectl_dgd.errors import DgdError, InputError
 from kubectl_dgd.exitcodes import Exit
 
-DISCOVERY_BACKEND_ANNOTATION = "nvidia.com/dynamo-discovery-backend"
+# Render's modules read components through these (core.graph's, one definition).
+__all__ = [
+    "DISCOVERY_BACKEND_ANNOTATION",
+    "Graph",
+    "RenderError",
+    "graph_context",
+    "is_multinode",
+    "is_worker",
+    "items",
+    "mapping",
+    "node_count",
+]
 
 
 class RenderError(DgdError):
     """The operator would fail to reconcile this graph (its Ready reason and message)."""
 
     exit_code = Exit.FAILED
-
-
-def mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def items(value: Any) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 @dataclass
@@ -48,20 +59,6 @@ class Graph:
     def restart_id(self) -> str | None:
         restart_id = mapping(self.spec.get("restart")).get("id")
         return str(restart_id) if restart_id else None
-
-
-def is_worker(component: dict[str, Any]) -> bool:
-    return component.get("type") in WORKER_TYPES
-
-
-def is_multinode(component: dict[str, Any]) -> bool:
-    node_count = mapping(component.get("multinode")).get("nodeCount", 2)
-    return "multinode" in component and isinstance(node_count, int) and node_count > 1
-
-
-def node_count(component: dict[str, Any]) -> int:
-    value = mapping(component.get("multinode")).get("nodeCount", 2)
-    return value if isinstance(value, int) else 2
 
 
 def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
