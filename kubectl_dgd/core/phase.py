@@ -89,6 +89,11 @@ class Phase:
     components: tuple[ComponentReadiness, ...]
 
     @property
+    def failed(self) -> bool:
+        """Failed, and not on its way out (a graph being deleted is only being deleted)."""
+        return self.reported and not self.deleting and bool(self.failure)
+
+    @property
     def unobserved(self) -> bool:
         """The operator has not yet observed the current generation."""
         gen, seen = self.generation, self.observed_generation
@@ -162,7 +167,7 @@ class Phase:
     def settled(self) -> bool:
         """Nothing left to wait for: reported, not deleting, not failed, not in flight, and
         ready (or scaled to zero on purpose)."""
-        if not self.reported or self.deleting or self.failure or self.in_flight:
+        if not self.reported or self.deleting or self.failed or self.in_flight:
             return False
         return self.suspended or self.ready
 

@@ -258,6 +258,7 @@ def _totals(components: list[ComponentView]) -> Totals:
     )
     # Complete when every component's GPUs could be counted (a missing status is not a gap).
     totals.gpusComplete = all(c.gpusPerReplica is not None for c in components if c.inSpec)
-    totals.readyReplicas = sum(c.readyReplicas or 0 for c in components)
+    # Ready against desired, as list and rollout count: spec components only.
+    totals.readyReplicas = sum(c.readyReplicas or 0 for c in components if c.inSpec)
     totals.desiredReplicas = sum(c.desiredReplicas or 0 for c in components)
     return totals

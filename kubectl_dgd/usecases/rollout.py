@@ -33,7 +33,7 @@ def rollout_state(graph: dict[str, Any]) -> RolloutState:
 
 def state_of(phase: Phase) -> RolloutState:
     name = phase.name
-    if phase.failure:
+    if phase.failed:
         return RolloutState(False, True, f'dgd "{name}" failed: {_failure(phase)}', _failure(phase))
     waiting = _waiting(phase)
     if waiting:
