@@ -28,6 +28,8 @@ from kubectl_dgd.model.kinds import WORKER_TYPES
 
 __all__ = ["WORKER_TYPES"]  # and everything public below
 DEFAULT_REPLICAS = 1
+# What the mutating webhook writes for an absent minAvailable on the Grove path.
+DEFAULT_MIN_AVAILABLE = 1
 # A multinode block without nodeCount means the CRD default.
 DEFAULT_NODE_COUNT = 2
 
@@ -100,6 +102,12 @@ def node_count(component: dict[str, Any]) -> int:
 
 def is_multinode(component: dict[str, Any]) -> bool:
     return node_count(component) > 1
+
+
+def replicas_default(component: dict[str, Any]) -> int | None:
+    """What the mutating webhook writes for an absent ``replicas``: 1, except for LPX
+    components, which newer operators leave unset."""
+    return None if component.get("type") == "lpx" else DEFAULT_REPLICAS
 
 
 def desired_replicas(component: dict[str, Any]) -> int:
@@ -264,7 +272,7 @@ class Component:
 
     @property
     def is_worker(self) -> bool:
-        return self.type in WORKER_TYPES
+        return is_worker(self.raw)
 
     @property
     def node_count(self) -> int:

@@ -7,12 +7,14 @@ from typing import Any
 
 from kubectl_dgd.core.backend import resolve_backend
 from kubectl_dgd.core.graph import (
+    DEFAULT_MIN_AVAILABLE,
     DISCOVERY_BACKEND_ANNOTATION,
     is_multinode,
     is_worker,
     items,
     mapping,
     node_count,
+    replicas_default,
 )
 from kubectl_dgd.core.profile import Profile, Provider, decide_provider
 from kubectl_dgd.errors import DgdError, InputError
@@ -100,10 +102,10 @@ def _check_shape(meta: dict[str, Any], components: list[dict[str, Any]]) -> None
 
 def _defaulted(component: dict[str, Any], provider: Provider) -> dict[str, Any]:
     result = dict(component)
-    if result.get("replicas") is None and result.get("type") != "lpx":
-        result["replicas"] = 1
+    if result.get("replicas") is None and replicas_default(result) is not None:
+        result["replicas"] = replicas_default(result)
     if provider == "grove" and result.get("minAvailable") is None:
-        result["minAvailable"] = 1
+        result["minAvailable"] = DEFAULT_MIN_AVAILABLE
     return result
 
 
