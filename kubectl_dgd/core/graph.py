@@ -24,9 +24,10 @@ from typing import Any, Literal
 
 from kubectl_dgd.core.naming import GLOBAL_DYNAMO_NAMESPACE, runtime_namespace
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.kinds import WORKER_TYPES
+from kubectl_dgd.model import kinds
 
-__all__ = ["WORKER_TYPES"]  # and everything public below
+# The component types the worker hash covers (worker, prefill, decode); named with the API.
+WORKER_TYPES = kinds.WORKER_TYPES
 DEFAULT_REPLICAS = 1
 # What the mutating webhook writes for an absent minAvailable on the Grove path.
 DEFAULT_MIN_AVAILABLE = 1

@@ -3,9 +3,11 @@
 from dataclasses import dataclass
 from typing import Literal
 
-from kubectl_dgd.core.graph import ENABLE_GROVE_ANNOTATION, WORKLOAD_PROVIDER_ANNOTATION
+from kubectl_dgd.core import graph
 
-__all__ = ["ENABLE_GROVE_ANNOTATION", "WORKLOAD_PROVIDER_ANNOTATION", "Profile", "decide_provider"]
+# The annotations that pick the provider (defined in core.graph; read here and by validate).
+WORKLOAD_PROVIDER_ANNOTATION = graph.WORKLOAD_PROVIDER_ANNOTATION
+ENABLE_GROVE_ANNOTATION = graph.ENABLE_GROVE_ANNOTATION
 
 Provider = Literal["grove", "component"]
 

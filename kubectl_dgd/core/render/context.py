@@ -5,33 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubectl_dgd.core import graph as dgd
 from kubectl_dgd.core.backend import resolve_backend
-from kubectl_dgd.core.graph import (
-    DEFAULT_MIN_AVAILABLE,
-    DISCOVERY_BACKEND_ANNOTATION,
-    is_multinode,
-    is_worker,
-    items,
-    mapping,
-    node_count,
-    replicas_default,
-)
 from kubectl_dgd.core.profile import Profile, Provider, decide_provider
 from kubectl_dgd.errors import DgdError, InputError
 from kubectl_dgd.exitcodes import Exit
 
-# Render's modules read components through these (core.graph's, one definition).
-__all__ = [
-    "DISCOVERY_BACKEND_ANNOTATION",
-    "Graph",
-    "RenderError",
-    "graph_context",
-    "is_multinode",
-    "is_worker",
-    "items",
-    "mapping",
-    "node_count",
-]
+# Render's modules read components through core.graph's helpers (one definition each).
+DISCOVERY_BACKEND_ANNOTATION = dgd.DISCOVERY_BACKEND_ANNOTATION
+mapping = dgd.mapping
+items = dgd.items
+is_worker = dgd.is_worker
+is_multinode = dgd.is_multinode
+node_count = dgd.node_count
 
 
 class RenderError(DgdError):
@@ -102,10 +88,10 @@ def _check_shape(meta: dict[str, Any], components: list[dict[str, Any]]) -> None
 
 def _defaulted(component: dict[str, Any], provider: Provider) -> dict[str, Any]:
     result = dict(component)
-    if result.get("replicas") is None and replicas_default(result) is not None:
-        result["replicas"] = replicas_default(result)
+    if result.get("replicas") is None and dgd.replicas_default(result) is not None:
+        result["replicas"] = dgd.replicas_default(result)
     if provider == "grove" and result.get("minAvailable") is None:
-        result["minAvailable"] = DEFAULT_MIN_AVAILABLE
+        result["minAvailable"] = dgd.DEFAULT_MIN_AVAILABLE
     return result
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_dgd.core.graph import WORKER_TYPES, as_list, is_worker, node_count
-from kubectl_dgd.core.graph import mapping as as_dict
+from kubectl_dgd.core import graph
 from kubectl_dgd.core.profile import (
     ENABLE_GROVE_ANNOTATION,
     WORKLOAD_PROVIDER_ANNOTATION,
@@ -14,8 +13,12 @@ from kubectl_dgd.core.profile import (
     decide_provider,
 )
 
-# The validators read components through these (core.graph's, one definition).
-__all__ = ["WORKER_TYPES", "as_dict", "as_list", "is_worker", "node_count"]
+# The validators read components through core.graph's helpers (one definition each).
+WORKER_TYPES = graph.WORKER_TYPES
+as_dict = graph.mapping
+as_list = graph.as_list
+is_worker = graph.is_worker
+node_count = graph.node_count
 
 
 def dig(obj: Any, *keys: str) -> Any:
