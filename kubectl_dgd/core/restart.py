@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from kubectl_dgd.core.graph import mapping
+from kubectl_dgd.core.graph import components_by_name, items, mapping
 
 Strategy = Literal["Sequential", "Parallel"]
 
@@ -68,27 +68,16 @@ class RestartRefused(Exception):
         super().__init__("; ".join(reasons))
 
 
-def _components(graph: dict[str, Any]) -> list[Any]:
-    components = mapping(graph.get("spec")).get("components")
-    return components if isinstance(components, list) else []
-
-
 def component_names(graph: dict[str, Any]) -> list[str]:
-    return [
-        str(c["name"])
-        for c in _components(graph)
-        if isinstance(c, dict) and c.get("name") is not None
-    ]
+    return list(components_by_name(graph))
 
 
 def has_lpx(graph: dict[str, Any]) -> bool:
-    return any(isinstance(c, dict) and c.get("type") == "lpx" for c in _components(graph))
+    return any(c.get("type") == "lpx" for c in items(mapping(graph.get("spec")).get("components")))
 
 
 def current_restart(graph: dict[str, Any]) -> dict[str, Any]:
-    spec = mapping(graph.get("spec"))
-    restart = spec.get("restart")
-    return restart if isinstance(restart, dict) else {}
+    return mapping(mapping(graph.get("spec")).get("restart"))
 
 
 def default_order(names: list[str]) -> list[str]:

@@ -31,6 +31,7 @@ from kubectl_dgd.core.phase import (
     STATE_FAILED,
     graph_phase,
 )
+from kubectl_dgd.core.restart import default_order
 from kubectl_dgd.core.timefmt import human_duration, parse_time, seconds_between
 
 _HASH_SUFFIX = re.compile(r"-([0-9a-f]{8})$")
@@ -347,7 +348,7 @@ def restart_order(graph: Graph) -> tuple[list[str], Literal["spec", "alphabetica
     """The sequential order: ``strategy.order`` when given, else names in byte order (§4)."""
     if graph.restart and graph.restart.order:
         return list(graph.restart.order), "spec"
-    return sorted(c.name for c in graph.components), "alphabetical"
+    return default_order([c.name for c in graph.components]), "alphabetical"
 
 
 def explain_restart(graph: Graph) -> RestartView | None:
@@ -363,7 +364,7 @@ def explain_restart(graph: Graph) -> RestartView | None:
         observedID=phase.restart_observed_id,
         phase=phase.restart_phase,
         strategy=strategy,
-        order=order if strategy == "Sequential" else sorted(order),
+        order=order if strategy == "Sequential" else default_order(order),
         orderSource=source if strategy == "Sequential" else "alphabetical",
         inProgress=list(phase.restart_in_progress),
         requested=phase.restart_id is not None and phase.restart_id != phase.restart_observed_id,

@@ -149,11 +149,11 @@ class Progress:
 
 def progress_of(graph: dict[str, Any], plan: RestartPlan) -> Progress:
     """Where a restart stands: done / in progress / next, in the controller's order (§4)."""
-    status = (graph.get("status") or {}).get("restart") or {}
-    if status.get("observedID") != plan.new_id:
+    observed = graph_phase(read_graph(graph))
+    if observed.restart_observed_id != plan.new_id:
         return Progress("", pending=_order(plan))
-    phase = str(status.get("phase") or "")
-    in_progress = [str(n) for n in status.get("inProgress") or []]
+    phase = observed.restart_phase or ""
+    in_progress = list(observed.restart_in_progress)
     order = _order(plan)
     if phase == RESTART_COMPLETED:
         return Progress(phase, done=order)
@@ -167,7 +167,7 @@ def progress_of(graph: dict[str, Any], plan: RestartPlan) -> Progress:
 
 def _order(plan: RestartPlan) -> list[str]:
     if plan.strategy == "Parallel":
-        return sorted(plan.names)
+        return default_order(list(plan.names))
     return list(plan.order) or default_order(list(plan.names))
 
 
