@@ -39,7 +39,8 @@ def state_of(phase: Phase) -> RolloutState:
     if waiting:
         line = f'Waiting for dgd "{name}" rollout to finish: {waiting}...'
         return RolloutState(False, False, line, f"{waiting}...")
-    return RolloutState(True, False, f'dgd "{name}" successfully rolled out', "rolled out")
+    done = "rolled out; nothing in flight."
+    return RolloutState(True, False, f'dgd "{name}" successfully rolled out', done)
 
 
 def _failure(phase: Phase) -> str:
@@ -126,8 +127,7 @@ def explain_text(graph: dict[str, Any], now: datetime) -> str:
     rolling = explain_rolling_update(dgd, now)
     restart = explain_restart(dgd)
     state = state_of(graph_phase(dgd))
-    summary = "rolled out; nothing in flight." if state.done else state.detail
-    paragraphs = [f'dgd "{dgd.name}" in namespace "{dgd.namespace}": {summary}']
+    paragraphs = [f'dgd "{dgd.name}" in namespace "{dgd.namespace}": {state.detail}']
     if rolling is not None:
         paragraphs.append("\n".join(rolling.lines))
     if restart is not None:
