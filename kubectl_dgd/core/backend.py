@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_dgd.core.containers import main_container, string_list
-from kubectl_dgd.core.graph import WORKER_TYPES
+from kubectl_dgd.core.graph import is_worker
 
 FRAMEWORKS: tuple[str, ...] = ("vllm", "sglang", "trtllm")
 
@@ -53,7 +53,7 @@ def detect_frameworks(text: str) -> tuple[str, ...]:
 
 def detect(component: dict[str, Any]) -> Detection:
     """Detection for one component dict; never raises, non-workers detect nothing."""
-    if not isinstance(component, dict) or component.get("type") not in WORKER_TYPES:
+    if not isinstance(component, dict) or not is_worker(component):
         return Detection()
     return Detection(detect_frameworks(command_line(component)))
 

@@ -269,7 +269,7 @@ class Component:
 
     @property
     def desired_replicas(self) -> int:
-        return DEFAULT_REPLICAS if self.replicas is None else self.replicas
+        return desired_replicas(self.raw)
 
     @property
     def is_worker(self) -> bool:
@@ -281,7 +281,7 @@ class Component:
 
     @property
     def is_multinode(self) -> bool:
-        return self.node_count > 1
+        return is_multinode(self.raw)
 
     @property
     def recreates(self) -> bool:

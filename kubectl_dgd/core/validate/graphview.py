@@ -14,7 +14,6 @@ from kubectl_dgd.core.profile import (
 )
 
 # The validators read components through core.graph's helpers (one definition each).
-WORKER_TYPES = graph.WORKER_TYPES
 as_dict = graph.mapping
 as_list = graph.as_list
 is_worker = graph.is_worker
