@@ -1,8 +1,10 @@
 """The health verdict Argo CD should show for a DGD: ``health(obj) -> (status, message)``.
 
-It reads the raw object (a mapping, as ``kubectl get -o json`` gives it) so the Argo CD Lua
-health check can mirror it line by line; both must agree on every status fixture. The first rule
-that matches decides (``reason``/``message`` are those of the Ready condition):
+It takes the raw object (a mapping, as ``kubectl get -o json`` gives it), reads it tolerantly
+(``core.graph``) and words its ``core.phase`` facts, so the status view, ``rollout status`` and
+the Argo CD Lua health check (which mirrors these rules line by line) agree on every status
+fixture. The first rule that matches decides (``reason``/``message`` are those of the Ready
+condition):
 
 1. ``obj`` is not a mapping or is empty                       -> Missing
    "DynamoGraphDeployment not found"
@@ -12,7 +14,7 @@ that matches decides (``reason``/``message`` are those of the Ready condition):
 4. Degraded, first match of:
    a. ``status.state == "failed"``                            -> "<reason>: <message>" (or
       "<reason>", or "Reconcile failed" without a Ready condition reason)
-   b. Ready False with a failure reason (FAILURE_REASONS)     -> "<reason>: <message>"
+   b. Ready False with a failure reason (phase.FAILURE_REASONS) -> "<reason>: <message>"
    c. ``status.rollingUpdate.phase == "Failed"``              -> "Rolling update failed"
    d. ``status.restart.phase == "Failed"`` for the spec id    -> "Restart <id> failed"
 5. ``status.observedGeneration`` < ``metadata.generation``     -> Progressing
@@ -46,9 +48,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from kubectl_dgd.core.graph import read_graph
-from kubectl_dgd.core.phase import FAILURE_REASONS, Phase, graph_phase, reason_message
-
-__all__ = ["FAILURE_REASONS", "HealthStatus", "health", "phase_health"]
+from kubectl_dgd.core.phase import Phase, graph_phase, reason_message
 
 HealthStatus = Literal["Healthy", "Progressing", "Degraded", "Suspended", "Missing"]
 
