@@ -58,8 +58,7 @@ FAILURE_REASONS = frozenset(
 class ComponentReadiness:
     name: str
     desired: int
-    ready: int
-    reported: bool  # the operator reports this component in status.components
+    ready: int  # 0 when the operator reports nothing for it
 
     @property
     def is_ready(self) -> bool:
@@ -199,8 +198,7 @@ def graph_phase(graph: Graph) -> Phase:
 
 def _readiness(graph: Graph, name: str, desired: int) -> ComponentReadiness:
     observed = graph.observed(name)
-    ready = observed.ready_count if observed else 0
-    return ComponentReadiness(name, desired, ready, observed is not None)
+    return ComponentReadiness(name, desired, observed.ready_count if observed else 0)
 
 
 def _failure(graph: Graph, ready: Condition | None) -> str:
