@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -15,10 +15,11 @@ from kubectl_dgd.core.graph import (
 )
 from kubectl_dgd.core.phase import Phase, graph_phase
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
+from kubectl_dgd.core.viewmodel import ViewModel
 
 
 @dataclass(frozen=True)
-class GraphRow:
+class GraphRow(ViewModel):
     namespace: str
     name: str
     state: str
@@ -35,7 +36,7 @@ class GraphRow:
     ready_reason: str
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.to_data()
 
 
 def _gpus(component: Component, observed: ComponentStatus | None, replicas: int) -> int | None:

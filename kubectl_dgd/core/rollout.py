@@ -9,9 +9,9 @@ through ``core.phase``.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from kubectl_dgd.core.graph import (
     GROVE_KINDS,
@@ -33,18 +33,13 @@ from kubectl_dgd.core.phase import (
 )
 from kubectl_dgd.core.restart import default_order
 from kubectl_dgd.core.timefmt import human_duration, parse_time, seconds_between
+from kubectl_dgd.core.viewmodel import ViewModel
 
 _HASH_SUFFIX = re.compile(r"-([0-9a-f]{8})$")
 
 
-class _View:
-    def to_data(self) -> dict[str, Any]:
-        """Plain data for json/yaml, keys in declaration order."""
-        return asdict(self)  # type: ignore[call-overload, no-any-return]
-
-
 @dataclass(kw_only=True)
-class WorkerRollout(_View):
+class WorkerRollout(ViewModel):
     """One worker component during a managed rolling update."""
 
     name: str
@@ -61,7 +56,7 @@ class WorkerRollout(_View):
 
 
 @dataclass
-class NativeRollout(_View):
+class NativeRollout(ViewModel):
     """Components that roll through their own controller, not the operator's managed update."""
 
     components: list[str]
@@ -70,7 +65,7 @@ class NativeRollout(_View):
 
 
 @dataclass
-class RollingUpdateView(_View):
+class RollingUpdateView(ViewModel):
     phase: str
     active: bool
     startTime: str | None = None
@@ -90,7 +85,7 @@ class RollingUpdateView(_View):
 
 
 @dataclass
-class RestartView(_View):
+class RestartView(ViewModel):
     id: str | None = None
     observedID: str | None = None
     phase: str | None = None

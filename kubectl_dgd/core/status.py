@@ -9,7 +9,7 @@ env values (a podTemplate may hold Secret material); it holds no env at all.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -23,10 +23,11 @@ from kubectl_dgd.core.rollout import (
     explain_restart,
     explain_rolling_update,
 )
+from kubectl_dgd.core.viewmodel import ViewModel
 
 
 @dataclass
-class ReadyView:
+class ReadyView(ViewModel):
     status: str | None = None
     reason: str | None = None
     message: str | None = None
@@ -34,7 +35,7 @@ class ReadyView:
 
 
 @dataclass
-class ConditionView:
+class ConditionView(ViewModel):
     type: str
     status: str
     reason: str | None = None
@@ -43,13 +44,13 @@ class ConditionView:
 
 
 @dataclass
-class HealthView:
+class HealthView(ViewModel):
     status: str
     message: str
 
 
 @dataclass
-class ComponentView:
+class ComponentView(ViewModel):
     name: str
     type: str | None = None
     kind: str | None = None
@@ -72,7 +73,7 @@ class ComponentView:
 
 
 @dataclass
-class Totals:
+class Totals(ViewModel):
     gpus: int | None = None
     desiredGpus: int | None = None
     readyReplicas: int = 0
@@ -81,7 +82,7 @@ class Totals:
 
 
 @dataclass
-class CheckpointView:
+class CheckpointView(ViewModel):
     component: str
     checkpointName: str | None = None
     checkpointID: str | None = None
@@ -89,13 +90,13 @@ class CheckpointView:
 
 
 @dataclass
-class PlacementView:
+class PlacementView(ViewModel):
     score: float | None = None
     state: str | None = None
 
 
 @dataclass(kw_only=True)
-class StatusView:
+class StatusView(ViewModel):
     name: str
     namespace: str | None = None
     state: str | None = None
@@ -114,10 +115,6 @@ class StatusView:
     checkpoints: list[CheckpointView] = field(default_factory=list)
     placement: PlacementView | None = None
     conditions: list[ConditionView] = field(default_factory=list)
-
-    def to_data(self) -> dict[str, Any]:
-        """Plain data for json/yaml, keys in declaration order."""
-        return asdict(self)
 
 
 def build_status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusView:
