@@ -15,7 +15,7 @@ from typing import Any
 
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.argocd.source import list_manifests, locate
-from kubectl_dgd.core.graph import mapping, node_count
+from kubectl_dgd.core.graph import items, mapping, node_count
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
 
@@ -53,8 +53,7 @@ def announcements(app_dir: Path, env: Mapping[str, str]) -> list[dict[str, Any]]
                 name = str(meta.get("name") or "")
                 namespace = str(meta.get("namespace") or env.get("ARGOCD_APP_NAMESPACE") or "")
                 key = f"{namespace}/{name}" if namespace else name
-                spec = mapping(obj.get("spec"))
-                components = [c for c in spec.get("components") or [] if isinstance(c, dict)]
+                components = items(mapping(obj.get("spec")).get("components"))
                 graphs[key] = f"{shown}:{line}, {len(components)} components"
                 per_graph.append(
                     {

@@ -57,9 +57,9 @@ def _label_values(node: Any, key: str) -> set[str]:
 
 def _observed(obj: dict[str, Any]) -> dict[str, Any] | None:
     """Where a saved object with a status stands (core.phase), as the other views say it."""
-    if not isinstance(obj.get("status"), dict):
-        return None
     phase = graph_phase(read_graph(obj))
+    if not phase.reported:
+        return None
     return {
         "ready": phase.ready,
         "settled": phase.settled,
