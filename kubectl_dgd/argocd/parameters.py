@@ -15,12 +15,9 @@ from typing import Any
 
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.argocd.source import list_manifests, locate
+from kubectl_dgd.core.graph import items, mapping, node_count
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _component_summary(component: Mapping[str, Any]) -> str:
@@ -29,8 +26,7 @@ def _component_summary(component: Mapping[str, Any]) -> str:
     shown = 1 if replicas is None else replicas
     text = f"{kind}, {shown} replica{'s' if shown != 1 else ''}"
     if isinstance(component.get("multinode"), dict):
-        nodes = component["multinode"].get("nodeCount", 2)
-        text += f", {nodes} nodes each"
+        text += f", {node_count(dict(component))} nodes each"
     return text
 
 
@@ -53,12 +49,11 @@ def announcements(app_dir: Path, env: Mapping[str, str]) -> list[dict[str, Any]]
             for obj, _prefix, line in unpack(doc):
                 if not is_dgd(obj):
                     continue
-                meta = _mapping(obj.get("metadata"))
+                meta = mapping(obj.get("metadata"))
                 name = str(meta.get("name") or "")
                 namespace = str(meta.get("namespace") or env.get("ARGOCD_APP_NAMESPACE") or "")
                 key = f"{namespace}/{name}" if namespace else name
-                spec = _mapping(obj.get("spec"))
-                components = [c for c in spec.get("components") or [] if isinstance(c, dict)]
+                components = items(mapping(obj.get("spec")).get("components"))
                 if key in graphs:  # the same graph twice: generate refuses it; announce it once
                     continue
                 graphs[key] = f"{shown}:{line}, {len(components)} components"

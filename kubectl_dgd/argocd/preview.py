@@ -14,6 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kubectl_dgd.core.graph import WORKER_HASH_LABEL, items, mapping, read_graph
+from kubectl_dgd.core.impact import ImpactKind, template_change
+from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.output.manifest_yaml import dump_stream
 
@@ -25,12 +28,16 @@ SUFFIX = "-dgd-preview"
 # together may hold at most 256 KiB. Keep the ConfigMap, as compact JSON, well below that
 # (a ConfigMap's own 1 MiB limit is never the binding one).
 MAX_APPLIED_BYTES = 200 * 1024
-WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
-HASH_LABEL = "nvidia.com/dynamo-worker-hash"
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
+# What a change of a component's pod template does, by the kind core.impact predicts.
+ON_TEMPLATE_CHANGE: dict[ImpactKind, str] = {
+    "grove-native-update": "Grove rolls the changed cliques natively (PodCliqueSet update strategy)",
+    "lws-native-update": "LeaderWorkerSet rolls natively (no managed rolling update for multinode)",
+    "managed-rolling-update": (
+        "managed rolling update of every single-node worker component: new worker DCDs "
+        "named with the new hash, new runtime namespace, old ones drained"
+    ),
+    "in-place-rolling-update": "in-place rolling update of its Deployment",
+}
 
 
 def _label_values(node: Any, key: str) -> set[str]:
@@ -48,18 +55,19 @@ def _label_values(node: Any, key: str) -> set[str]:
     return found
 
 
-def _on_template_change(component: dict[str, Any], provider: str) -> str:
-    """What a change of this component's pod template does (docs/operator-semantics.md#rolling-update)."""
-    if provider == "grove":
-        return "Grove rolls the changed cliques natively (PodCliqueSet update strategy)"
-    if component.get("type") in WORKER_TYPES:
-        if isinstance(component.get("multinode"), dict):
-            return "LeaderWorkerSet rolls natively (no managed rolling update for multinode)"
-        return (
-            "managed rolling update of every single-node worker component: new worker DCDs "
-            "named with the new hash, new runtime namespace, old ones drained"
-        )
-    return "in-place rolling update of its Deployment"
+def _observed(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """Where a saved object with a status stands (core.phase), as the other views say it."""
+    phase = graph_phase(read_graph(obj))
+    if not phase.reported:
+        return None
+    return {
+        "ready": phase.ready,
+        "settled": phase.settled,
+        "readyComponents": phase.ready_components,
+        "components": len(phase.components),
+        "readyReplicas": phase.ready_replicas,
+        "desiredReplicas": phase.desired_replicas,
+    }
 
 
 def _summary(
@@ -67,27 +75,25 @@ def _summary(
 ) -> dict[str, Any]:
     from kubectl_dgd.core.profile import decide_provider
 
-    meta, spec = _mapping(obj.get("metadata")), _mapping(obj.get("spec"))
+    meta, spec = mapping(obj.get("metadata")), mapping(obj.get("spec"))
     provider = decide_provider(meta.get("annotations"), profile)
     name = str(meta.get("name", ""))
     summary: dict[str, Any] = {"graph": name, "provider": provider}
     if failure:
         summary["renderError"] = failure
-    hashes = sorted({h for r in rendered for h in _label_values(r.obj, HASH_LABEL)})
+    hashes = sorted({h for r in rendered for h in _label_values(r.obj, WORKER_HASH_LABEL)})
     if hashes:
         summary["workerHash"] = hashes[0]
         summary["workerHashNote"] = "computed offline; a change here means every worker rolls"
     components: dict[str, Any] = {}
-    for component in spec.get("components") or []:
-        if not isinstance(component, dict):
-            continue
+    for component in items(spec.get("components")):
         cname = str(component.get("name"))
         children = [f"{r.kind}/{r.name}" for r in rendered if r.source == f"{name}/{cname}"]
         components[cname] = {
             "type": str(component.get("type") or "untyped"),
             "replicas": component.get("replicas", 1),
             "children": children,
-            "onTemplateChange": _on_template_change(component, provider),
+            "onTemplateChange": ON_TEMPLATE_CHANGE[template_change(component, provider)],
             "onReplicasChange": "scale only",
         }
     summary["components"] = components
@@ -95,6 +101,9 @@ def _summary(
     if graph_wide:
         summary["graphChildren"] = graph_wide
     summary["notShown"] = "operator-injected container defaults (command, probes, ports, env)"
+    observed = _observed(obj)
+    if observed is not None:
+        summary["observed"] = observed
     return summary
 
 
@@ -104,7 +113,7 @@ def preview_configmap(
     """The preview ConfigMap for one graph, and a warning ('' when none)."""
     from kubectl_dgd.core.render import RenderError, render_graph
 
-    meta = _mapping(obj.get("metadata"))
+    meta = mapping(obj.get("metadata"))
     name = str(meta.get("name", ""))
     warning = ""
     try:

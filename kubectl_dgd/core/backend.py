@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_dgd.core.containers import main_container, string_list
+from kubectl_dgd.core.graph import is_worker
 
 FRAMEWORKS: tuple[str, ...] = ("vllm", "sglang", "trtllm")
-WORKER_TYPES: frozenset[str] = frozenset({"worker", "prefill", "decode"})
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     name: re.compile(rf"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.{name}[^|&;]*")
@@ -53,7 +53,7 @@ def detect_frameworks(text: str) -> tuple[str, ...]:
 
 def detect(component: dict[str, Any]) -> Detection:
     """Detection for one component dict; never raises, non-workers detect nothing."""
-    if not isinstance(component, dict) or component.get("type") not in WORKER_TYPES:
+    if not isinstance(component, dict) or not is_worker(component):
         return Detection()
     return Detection(detect_frameworks(command_line(component)))
 

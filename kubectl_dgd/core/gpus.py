@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from kubectl_dgd.core.graph import as_list, items, mapping, node_count
+
 AMBIGUOUS = (
     "multiple scalar GPU resource keys {keys} are ambiguous; specify exactly one per container"
 )
@@ -124,9 +126,9 @@ def parse_count(value: Any) -> int | None:
 
 def scalar_gpus(container: Mapping[str, Any]) -> Count:
     """GPUs a container asks for through scalar resources (limits win over requests)."""
-    resources = _mapping(container.get("resources"))
+    resources = mapping(container.get("resources"))
     for section in ("limits", "requests"):
-        entries = _mapping(resources.get(section))
+        entries = mapping(resources.get(section))
         keys = sorted(k for k in entries if isinstance(k, str) and is_gpu_resource(k))
         if len(keys) > 1:
             return Count(None, error=AMBIGUOUS.format(keys=", ".join(keys)))
@@ -149,9 +151,9 @@ def container_gpus(
 ) -> Count:
     """Scalar GPUs plus what the container's DRA claims resolve to (unknown if unresolvable)."""
     total = scalar_gpus(container)
-    resources = _mapping(container.get("resources"))
-    for claim in _list(resources.get("claims")):
-        claim_name = str(_mapping(claim).get("name", ""))
+    resources = mapping(container.get("resources"))
+    for claim in as_list(resources.get("claims")):
+        claim_name = str(mapping(claim).get("name", ""))
         ref = pod_claims.get(claim_name)
         if ref is None:
             reason = f"DRA claim {claim_name!r} has no pod-level resourceClaims entry"
@@ -170,7 +172,7 @@ def container_gpus(
 
 def pod_claim_refs(pod_spec: Mapping[str, Any]) -> dict[str, ClaimRef | None]:
     refs: dict[str, ClaimRef | None] = {}
-    for entry in _mappings(pod_spec.get("resourceClaims")):
+    for entry in items(pod_spec.get("resourceClaims")):
         name = str(entry.get("name", ""))
         if entry.get("resourceClaimTemplateName"):
             refs[name] = ClaimRef("ResourceClaimTemplate", str(entry["resourceClaimTemplateName"]))
@@ -192,7 +194,7 @@ def pod_footprint(
     shared = charged_shared if charged_shared is not None else set()
     sidecars = Count(0)
     init_peak = Count(0)
-    for init in _mappings(pod_spec.get("initContainers")):
+    for init in items(pod_spec.get("initContainers")):
         gpus = container_gpus(init, claims, resolved, shared)
         if init.get("restartPolicy") == "Always":
             sidecars = sidecars.add(gpus)
@@ -200,7 +202,7 @@ def pod_footprint(
         else:
             init_peak = _max(init_peak, sidecars.add(gpus))
     app = sidecars
-    for container in _mappings(pod_spec.get("containers")):
+    for container in items(pod_spec.get("containers")):
         app = app.add(container_gpus(container, claims, resolved, shared))
     return _max(init_peak, app)
 
@@ -209,7 +211,7 @@ def main_container_gpus(
     pod_spec: Mapping[str, Any], claim_gpus: Mapping[ClaimRef, int] | None = None
 ) -> Count:
     """GPUs of the container named ``main`` (0 when there is none)."""
-    for container in _mappings(pod_spec.get("containers")):
+    for container in items(pod_spec.get("containers")):
         if container.get("name") == "main":
             return container_gpus(container, pod_claim_refs(pod_spec), claim_gpus or {}, set())
     return Count(0)
@@ -224,12 +226,8 @@ class _PodGroup:
 def _pod_groups(component: Mapping[str, Any]) -> tuple[list[_PodGroup], int]:
     """The pods of one replica (grouped by template) and the node count of one engine."""
     base = _pod_spec(component.get("podTemplate"))
-    multinode = component.get("multinode")
-    nodes = 1
-    if isinstance(multinode, Mapping):
-        count = multinode.get("nodeCount", 2)
-        nodes = count if isinstance(count, int) and count > 0 else 2
-    roles = _mappings(component.get("roles"))
+    nodes = max(node_count(dict(component)), 1)
+    roles = items(component.get("roles"))
     if roles:
         groups = []
         for role in roles:
@@ -256,7 +254,7 @@ def component_gpus(
     for group in groups:
         pod = pod_footprint(group.pod_spec, claim_gpus, shared)
         replica = replica.add(pod, group.pods)
-    gms = _mapping(_mapping(component.get("experimental")).get("gpuMemoryService"))
+    gms = mapping(mapping(component.get("experimental")).get("gpuMemoryService"))
     if gms.get("mode") == "InterPod":
         replica = replica.add(Count(None, ["inter-pod GPU memory service pods use DRA devices"]))
     unknown = _merge(main.unknown, replica.unknown)
@@ -270,16 +268,4 @@ def _max(a: Count, b: Count) -> Count:
 
 
 def _pod_spec(template: Any) -> Mapping[str, Any]:
-    return _mapping(_mapping(template).get("spec"))
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _mappings(value: Any) -> list[Mapping[str, Any]]:
-    return [item for item in _list(value) if isinstance(item, Mapping)]
+    return mapping(mapping(template).get("spec"))

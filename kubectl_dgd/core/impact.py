@@ -20,6 +20,21 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.graph import (
+    GROVE_UPDATE_STRATEGY_ANNOTATION,
+    PROPAGATED_ANNOTATIONS,
+    components_by_name,
+    desired_replicas,
+    graph_annotations,
+    is_multinode,
+    is_worker,
+    mapping,
+    read_graph,
+    recreates,
+    restart_id,
+)
+from kubectl_dgd.core.health import phase_health
+from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.profile import Profile, decide_provider
 from kubectl_dgd.core.runtime_version import resolved_runtime_version
 from kubectl_dgd.core.validate.crd import CrdSchemas
@@ -36,22 +51,10 @@ ImpactKind = Literal[
     "restart",
     "none",
 ]
-WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
-# Left out of the worker hash, so not rollout inputs: they scale or are admission-only.
+# Not part of a component's rollout inputs (§5): they scale or are admission-only.
 _NOT_HASHED = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
-# DGD metadata annotations the operator copies onto every pod template
-# (docs/operator-semantics.md#pod-template-merge).
-PROPAGATED_ANNOTATIONS = (
-    "nvidia.com/enable-metrics",
-    "nvidia.com/dynamo-discovery-backend",
-    "nvidia.com/dynamo-kube-discovery-mode",
-    "nvidia.com/dynamo-operator-origin-version",
-    "nvidia.com/vllm-distributed-executor-backend",
-)
 HASH_RUNTIME_FLOOR = (1, 5, 0)
-RECREATE_ANNOTATION = "nvidia.com/deployment-strategy"
-GROVE_STRATEGY_ANNOTATION = "nvidia.com/grove-update-strategy"
-ROLLING = ("Pending", "InProgress")
+Row = tuple[ImpactKind, str]
 
 
 @dataclass(frozen=True)
@@ -79,23 +82,10 @@ class Impact:
         }
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _components(obj: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    items = _mapping(obj.get("spec")).get("components")
-    out: dict[str, dict[str, Any]] = {}
-    for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and item.get("name") is not None:
-            out[str(item["name"])] = item
-    return out
-
-
 def _graph_context(obj: dict[str, Any]) -> dict[str, Any]:
-    """Graph-level inputs that land in every component's pod template."""
-    spec = _mapping(obj.get("spec"))
-    annotations = _mapping(_mapping(obj.get("metadata")).get("annotations"))
+    """Graph-level inputs that land in every component's pod template (§3.4)."""
+    spec = mapping(obj.get("spec"))
+    annotations = graph_annotations(obj)
     return {
         "env": spec.get("env"),
         "labels": spec.get("labels"),
@@ -115,23 +105,49 @@ def rollout_inputs(component: dict[str, Any], obj: dict[str, Any]) -> dict[str, 
     return {"component": own, "graph": _graph_context(obj)}
 
 
-def _is_worker(component: dict[str, Any]) -> bool:
-    return component.get("type") in WORKER_TYPES
+@dataclass(frozen=True)
+class _Change:
+    """The live and the new graph side by side, with what every component's row needs."""
 
+    live: dict[str, Any]
+    new: dict[str, Any]
+    live_components: dict[str, dict[str, Any]]
+    new_components: dict[str, dict[str, Any]]
+    provider: str
+    grove_strategy: str
+    name: str
+    restart_new: str | None
 
-def _is_multinode(component: dict[str, Any]) -> bool:
-    node_count = _mapping(component.get("multinode")).get("nodeCount", 2)
-    return "multinode" in component and isinstance(node_count, int) and node_count > 1
+    @classmethod
+    def of(cls, live: dict[str, Any], new: dict[str, Any], profile: Profile) -> _Change:
+        annotations = graph_annotations(live)
+        return cls(
+            live=live,
+            new=new,
+            live_components=components_by_name(live),
+            new_components=components_by_name(new),
+            provider=decide_provider(annotations, profile, creating=False),
+            grove_strategy=str(
+                annotations.get(GROVE_UPDATE_STRATEGY_ANNOTATION) or "RollingRecreate"
+            ),
+            name=str(mapping(new.get("metadata")).get("name") or ""),
+            restart_new=restart_id(new),
+        )
 
+    def changed(self, name: str) -> bool:
+        """The component's rollout inputs differ (a new component counts as changed)."""
+        old = self.live_components.get(name)
+        now = self.new_components[name]
+        return old is None or rollout_inputs(old, self.live) != rollout_inputs(now, self.new)
 
-def _replicas(component: dict[str, Any]) -> int:
-    value = component.get("replicas", 1)
-    return value if isinstance(value, int) else 1
+    @property
+    def hash_changed(self) -> list[str]:
+        """Workers whose change moves the worker hash, which covers every worker together."""
+        return [n for n, c in self.new_components.items() if is_worker(c) and self.changed(n)]
 
-
-def _restart_id(obj: dict[str, Any]) -> str | None:
-    value = _mapping(_mapping(obj.get("spec")).get("restart")).get("id")
-    return str(value) if value else None
+    @property
+    def restart_requested(self) -> bool:
+        return self.restart_new is not None and self.restart_new != restart_id(self.live)
 
 
 def predict_impact(
@@ -141,102 +157,131 @@ def predict_impact(
     profile: Profile,
 ) -> Impact:
     """The predicted effect of applying ``new`` over ``live`` (None: the graph is created)."""
-    impact = Impact()
     findings = validate_object(new, schemas, profile, old=live)
-    impact.rejected = [f for f in findings if f.severity == "error" and f.layer != "lint"]
-    new_components = _components(new)
+    rejected = [f for f in findings if f.severity == "error" and f.layer != "lint"]
     if live is None:
-        impact.components = [
-            ComponentImpact(n, str(c.get("type") or "-"), "created", "new graph: created")
-            for n, c in new_components.items()
-        ]
-        return impact
-    if impact.rejected:
-        impact.components = [
-            ComponentImpact(
-                n, str(c.get("type") or "-"), "rejected", "admission refuses the update"
-            )
-            for n, c in new_components.items()
-        ]
-        return impact
-
-    live_components = _components(live)
-    annotations = _mapping(_mapping(live.get("metadata")).get("annotations"))
-    provider = decide_provider(annotations, profile, creating=False)
-    name = str(_mapping(new.get("metadata")).get("name") or "")
-
-    def changed(component_name: str) -> bool:
-        old = live_components.get(component_name)
-        now = new_components[component_name]
-        return old is None or rollout_inputs(old, live) != rollout_inputs(now, new)
-
-    hashed = [n for n, c in new_components.items() if _is_worker(c)]
-    hash_changed = [n for n in hashed if changed(n)]
-    restart_new = _restart_id(new)
-    restart_requested = restart_new is not None and restart_new != _restart_id(live)
-
-    for component_name, component in new_components.items():
-        ctype = str(component.get("type") or "-")
-        old = live_components.get(component_name, {})
-        rows: list[tuple[ImpactKind, str]] = []
-        if provider == "grove":
-            if changed(component_name):
-                strategy = annotations.get(GROVE_STRATEGY_ANNOTATION) or "RollingRecreate"
-                rows.append(
-                    (
-                        "grove-native-update",
-                        f"PodCliqueSet rolls this clique natively ({strategy}); "
-                        "no managed rolling update on Grove",
-                    )
-                )
-        elif _is_worker(component) and hash_changed:
-            causes = ", ".join(hash_changed)
-            if _is_multinode(component):
-                rows.append(
-                    (
-                        "lws-native-update",
-                        f"worker hash changes ({causes}); a multinode worker's LeaderWorkerSet "
-                        "rolls natively (event RollingUpdateNotSupported)",
-                    )
-                )
-            else:
-                why = (
-                    "its rollout inputs changed"
-                    if component_name in hash_changed
-                    else f"the worker hash covers all workers and {causes} changed"
-                )
-                rows.append(
-                    (
-                        "managed-rolling-update",
-                        f"{why}: new DCD {name}-{component_name.lower()}-<newhash> and runtime "
-                        "namespace; old generation drained",
-                    )
-                )
-        elif not _is_worker(component) and changed(component_name):
-            recreate = (
-                _mapping(_mapping(component.get("podTemplate")).get("metadata"))
-                .get("annotations", {})
-                .get(RECREATE_ANNOTATION)
-                == "Recreate"
-            )
-            kind = "LeaderWorkerSet" if _is_multinode(component) else "Deployment"
-            how = "recreates (Recreate strategy)" if recreate else "rolls in place"
-            rows.append(
-                ("in-place-rolling-update", f"{kind} {name}-{component_name.lower()} {how}")
-            )
-        if _replicas(component) != _replicas(old):
-            rows.append(("scale", f"replicas {_replicas(old)} -> {_replicas(component)}"))
-        if restart_requested:
-            rows.append(("restart", f"restart {restart_new} requested"))
-        if not rows:
-            rows.append(("none", "no change"))
-        for kind, detail in rows:
-            impact.components.append(ComponentImpact(component_name, ctype, kind, detail))
-
-    managed = any(c.impact == "managed-rolling-update" for c in impact.components)
-    if restart_requested and managed:
-        impact.notes.append(
-            f"restart {restart_new} arrives with a managed rolling update: the operator marks it "
-            "Superseded (the rolling update replaces the worker pods anyway)"
-        )
+        return Impact(_every(new, "created", "new graph: created"), rejected)
+    if rejected:
+        return Impact(_every(new, "rejected", "admission refuses the update"), rejected)
+    change = _Change.of(live, new, profile)
+    hash_changed = change.hash_changed
+    impact = Impact(rejected=rejected)
+    for name, component in change.new_components.items():
+        ctype = _type(component)
+        rows = _component_rows(change, name, component, hash_changed)
+        impact.components += [ComponentImpact(name, ctype, kind, why) for kind, why in rows]
+    impact.notes = _notes(change, impact)
     return impact
+
+
+def _type(component: dict[str, Any]) -> str:
+    return str(component.get("type") or "-")
+
+
+def _every(obj: dict[str, Any], kind: ImpactKind, detail: str) -> list[ComponentImpact]:
+    """One row of the same kind for every component of ``obj``."""
+    return [ComponentImpact(n, _type(c), kind, detail) for n, c in components_by_name(obj).items()]
+
+
+def _component_rows(
+    change: _Change, name: str, component: dict[str, Any], hash_changed: list[str]
+) -> list[Row]:
+    """Template roll, scale and restart rows of one component, or "no change"."""
+    rows = [
+        row
+        for row in (
+            _template_row(change, name, component, hash_changed),
+            _scale_row(change.live_components.get(name, {}), component),
+            _restart_row(change),
+        )
+        if row is not None
+    ]
+    return rows or [("none", "no change")]
+
+
+def template_change(component: dict[str, Any], provider: str) -> ImpactKind:
+    """How a change of this component's rollout inputs rolls its pods: Grove rolls cliques
+    natively; a worker change moves the worker hash, so every single-node worker gets a managed
+    rolling update and multinode ones roll their LeaderWorkerSet natively; the others roll their
+    Deployment (or LeaderWorkerSet) in place."""
+    if provider == "grove":
+        return "grove-native-update"
+    if is_worker(component):
+        return "lws-native-update" if is_multinode(component) else "managed-rolling-update"
+    return "in-place-rolling-update"
+
+
+def _template_row(
+    change: _Change, name: str, component: dict[str, Any], hash_changed: list[str]
+) -> Row | None:
+    """How the component's pods roll, if its rollout inputs (or the worker hash) changed."""
+    kind = template_change(component, change.provider)
+    if kind == "grove-native-update":
+        return _grove_row(change) if change.changed(name) else None
+    if kind == "in-place-rolling-update":
+        return _in_place_row(change, name, component) if change.changed(name) else None
+    return _worker_row(change, name, component, hash_changed) if hash_changed else None
+
+
+def _grove_row(change: _Change) -> Row:
+    return (
+        "grove-native-update",
+        f"PodCliqueSet rolls this clique natively ({change.grove_strategy}); "
+        "no managed rolling update on Grove",
+    )
+
+
+def _worker_row(
+    change: _Change, name: str, component: dict[str, Any], hash_changed: list[str]
+) -> Row:
+    causes = ", ".join(hash_changed)
+    if template_change(component, change.provider) == "lws-native-update":
+        return (
+            "lws-native-update",
+            f"worker hash changes ({causes}); a multinode worker's LeaderWorkerSet "
+            "rolls natively (event RollingUpdateNotSupported)",
+        )
+    why = (
+        "its rollout inputs changed"
+        if name in hash_changed
+        else f"the worker hash covers all workers and {causes} changed"
+    )
+    return (
+        "managed-rolling-update",
+        f"{why}: new DCD {change.name}-{name.lower()}-<newhash> and runtime "
+        "namespace; old generation drained",
+    )
+
+
+def _in_place_row(change: _Change, name: str, component: dict[str, Any]) -> Row:
+    kind = "LeaderWorkerSet" if is_multinode(component) else "Deployment"
+    how = "recreates (Recreate strategy)" if recreates(component) else "rolls in place"
+    return ("in-place-rolling-update", f"{kind} {change.name}-{name.lower()} {how}")
+
+
+def _scale_row(old: dict[str, Any], component: dict[str, Any]) -> Row | None:
+    before, after = desired_replicas(old), desired_replicas(component)
+    return ("scale", f"replicas {before} -> {after}") if before != after else None
+
+
+def _restart_row(change: _Change) -> Row | None:
+    return (
+        ("restart", f"restart {change.restart_new} requested") if change.restart_requested else None
+    )
+
+
+def _notes(change: _Change, impact: Impact) -> list[str]:
+    notes = []
+    managed = any(c.impact == "managed-rolling-update" for c in impact.components)
+    if change.restart_requested and managed:
+        notes.append(
+            f"restart {change.restart_new} arrives with a managed rolling update: the operator "
+            "marks it Superseded (the rolling update replaces the worker pods anyway)"
+        )
+    live = graph_phase(read_graph(change.live))
+    if live.reported and not live.settled:
+        verdict, message = phase_health(live)
+        notes.append(
+            f"the live graph has not settled ({verdict}: {message}); this change lands on top"
+        )
+    return notes

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.core.gpus import component_gpus
+from kubectl_dgd.core.graph import (
+    WORKLOAD_PROVIDER_ANNOTATION,
+    Component,
+    ComponentStatus,
+    read_graph,
+)
+from kubectl_dgd.core.phase import Phase, graph_phase
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
+from kubectl_dgd.core.viewmodel import ViewModel
 
 
 @dataclass(frozen=True)
-class GraphRow:
+class GraphRow(ViewModel):
     namespace: str
     name: str
     state: str
@@ -28,66 +36,43 @@ class GraphRow:
     ready_reason: str
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.to_data()
 
 
-def _ready(observed: dict[str, Any]) -> int:
-    value = observed.get("readyReplicas")
-    if value is None:
-        value = observed.get("availableReplicas")
-    return int(value or 0)
-
-
-def _gpus(component: dict[str, Any], observed: dict[str, Any], replicas: int) -> int | None:
-    per_replica = observed.get("gpusPerReplica")
+def _gpus(component: Component, observed: ComponentStatus | None, replicas: int) -> int | None:
+    per_replica = observed.gpus_per_replica if observed else None
     if per_replica is None:
-        per_replica = component_gpus(component).per_replica
-    return None if per_replica is None else int(per_replica) * replicas
+        per_replica = component_gpus(component.raw).per_replica
+    return None if per_replica is None else per_replica * replicas
 
 
-def graph_row(graph: dict[str, Any], now: datetime) -> GraphRow:
-    meta = graph.get("metadata") or {}
-    spec = graph.get("spec") or {}
-    status = graph.get("status") or {}
-    observed_all = status.get("components") or {}
-    ready_components = ready_replicas = desired_replicas = 0
+def _restart(phase: Phase) -> str:
+    if phase.restart_phase:
+        return "Requested" if phase.restart_requested else phase.restart_phase
+    return "Requested" if phase.restart_id else "-"
+
+
+def graph_row(obj: dict[str, Any], now: datetime) -> GraphRow:
+    graph = read_graph(obj)
+    phase = graph_phase(graph)
     gpus: int | None = 0
-    components = [c for c in spec.get("components") or [] if isinstance(c, dict)]
-    for component in components:
-        desired = component.get("replicas", 1)
-        desired = desired if isinstance(desired, int) else 1
-        observed = observed_all.get(component.get("name")) or {}
-        ready = _ready(observed)
-        ready_components += ready >= desired
-        ready_replicas += ready
-        desired_replicas += desired
-        count = _gpus(component, observed, desired)
+    for component in graph.components:
+        count = _gpus(component, graph.observed(component.name), component.desired_replicas)
         gpus = None if gpus is None or count is None else gpus + count
-    restart = status.get("restart") or {}
-    requested = (spec.get("restart") or {}).get("id")
-    restart_text = "-"
-    if restart.get("phase"):
-        restart_text = str(restart["phase"])
-        if requested and restart.get("observedID") != requested:
-            restart_text = "Requested"
-    elif requested:
-        restart_text = "Requested"
-    ready_condition: dict[str, Any] = next(
-        (c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {}
-    )
+    ready = phase.ready_condition
     return GraphRow(
-        namespace=str(meta.get("namespace") or ""),
-        name=str(meta.get("name") or ""),
-        state=str(status.get("state") or "initializing"),
-        ready_components=ready_components,
-        components=len(components),
-        ready_replicas=ready_replicas,
-        desired_replicas=desired_replicas,
+        namespace=graph.namespace or "",
+        name=graph.name,
+        state=(graph.status.state if graph.status else None) or "initializing",
+        ready_components=phase.ready_components,
+        components=len(phase.components),
+        ready_replicas=phase.ready_replicas,
+        desired_replicas=phase.desired_replicas,
         gpus=gpus,
-        restart=restart_text,
-        rollout=str((status.get("rollingUpdate") or {}).get("phase") or "-"),
-        age_seconds=seconds_between(parse_time(meta.get("creationTimestamp")), now),
-        provider=str((meta.get("annotations") or {}).get("nvidia.com/workload-provider") or "-"),
-        backend=str(spec.get("backendFramework") or "-"),
-        ready_reason=str(ready_condition.get("reason") or "-"),
+        restart=_restart(phase),
+        rollout=phase.rollout_phase or "-",
+        age_seconds=seconds_between(parse_time(graph.creation_timestamp), now),
+        provider=graph.annotations.get(WORKLOAD_PROVIDER_ANNOTATION) or "-",
+        backend=graph.backend or "-",
+        ready_reason=(ready.reason if ready else None) or "-",
     )

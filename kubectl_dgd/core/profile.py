@@ -3,10 +3,13 @@
 from dataclasses import dataclass
 from typing import Literal
 
-Provider = Literal["grove", "component"]
+from kubectl_dgd.core import graph
 
-WORKLOAD_PROVIDER_ANNOTATION = "nvidia.com/workload-provider"
-ENABLE_GROVE_ANNOTATION = "nvidia.com/enable-grove"
+# The annotations that pick the provider (defined in core.graph; read here and by validate).
+WORKLOAD_PROVIDER_ANNOTATION = graph.WORKLOAD_PROVIDER_ANNOTATION
+ENABLE_GROVE_ANNOTATION = graph.ENABLE_GROVE_ANNOTATION
+
+Provider = Literal["grove", "component"]
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from kubectl_dgd.core.graph import components_by_name, items, mapping
+
 Strategy = Literal["Sequential", "Parallel"]
 
 ORDER_PATH = "spec.restart.strategy.order"
@@ -66,31 +68,16 @@ class RestartRefused(Exception):
         super().__init__("; ".join(reasons))
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _components(graph: dict[str, Any]) -> list[Any]:
-    components = _mapping(graph.get("spec")).get("components")
-    return components if isinstance(components, list) else []
-
-
 def component_names(graph: dict[str, Any]) -> list[str]:
-    return [
-        str(c["name"])
-        for c in _components(graph)
-        if isinstance(c, dict) and c.get("name") is not None
-    ]
+    return list(components_by_name(graph))
 
 
 def has_lpx(graph: dict[str, Any]) -> bool:
-    return any(isinstance(c, dict) and c.get("type") == "lpx" for c in _components(graph))
+    return any(c.get("type") == "lpx" for c in items(mapping(graph.get("spec")).get("components")))
 
 
 def current_restart(graph: dict[str, Any]) -> dict[str, Any]:
-    spec = _mapping(graph.get("spec"))
-    restart = spec.get("restart")
-    return restart if isinstance(restart, dict) else {}
+    return mapping(mapping(graph.get("spec")).get("restart"))
 
 
 def default_order(names: list[str]) -> list[str]:
@@ -143,7 +130,7 @@ def plan_restart(graph: dict[str, Any], request: RestartRequest, now: datetime) 
     existing = current_restart(graph)
     old_id = existing.get("id")
     old_id = str(old_id) if old_id is not None else None
-    old_strategy = _mapping(existing.get("strategy"))
+    old_strategy = mapping(existing.get("strategy"))
 
     if request.parallel or request.order is not None:
         strategy: str = "Parallel" if request.parallel else "Sequential"

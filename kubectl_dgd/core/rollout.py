@@ -1,40 +1,51 @@
 """Explanations of a graph's rolling update and restart (docs/operator-semantics.md#rolling-update, #restart).
 
-Both are view models with the facts as fields and ``lines``, the same facts as prose, so the
-status view, ``rollout explain`` and the restart ``--wait`` progress can share them.
+Both are view models (plain dataclasses; ``to_data()`` for json/yaml) with the facts as fields
+and ``lines``, the same facts as prose, so the status view, ``rollout explain`` and the restart
+``--wait`` progress can share them. They read the graph through ``core.graph`` and its phase
+through ``core.phase``.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
-
-from kubectl_dgd.core.graphinfo import (
-    GLOBAL_RUNTIME_NAMESPACE,
+from kubectl_dgd.core.graph import (
     GROVE_KINDS,
     GROVE_UPDATE_STRATEGY_ANNOTATION,
     WORKER_HASH_ANNOTATION,
-    base_runtime_namespace,
-    observed_provider,
+    Component,
+    Graph,
 )
+from kubectl_dgd.core.phase import (
+    RESTART_COMPLETED,
+    RESTART_FAILED,
+    RESTART_PENDING,
+    RESTART_RESTARTING,
+    RESTART_SUPERSEDED,
+    ROLLOUT_COMPLETED,
+    ROLLOUT_PENDING,
+    STATE_FAILED,
+    graph_phase,
+)
+from kubectl_dgd.core.restart import default_order
 from kubectl_dgd.core.timefmt import human_duration, parse_time, seconds_between
-from kubectl_dgd.model.dgd import Component, DynamoGraphDeployment
+from kubectl_dgd.core.viewmodel import ViewModel
 
-ACTIVE_ROLLOUT_PHASES = frozenset({"Pending", "InProgress"})
-RECREATE_ANNOTATION = "nvidia.com/deployment-strategy"
 _HASH_SUFFIX = re.compile(r"-([0-9a-f]{8})$")
 
 
-class WorkerRollout(BaseModel):
+@dataclass(kw_only=True)
+class WorkerRollout(ViewModel):
     """One worker component during a managed rolling update."""
 
     name: str
     updated: bool
-    oldNames: list[str] = Field(default_factory=list)
-    newNames: list[str] = Field(default_factory=list)
+    oldNames: list[str] = field(default_factory=list)
+    newNames: list[str] = field(default_factory=list)
     desiredReplicas: int
     replicas: int | None = None
     readyReplicas: int | None = None
@@ -44,7 +55,8 @@ class WorkerRollout(BaseModel):
     waitingFor: str | None = None
 
 
-class NativeRollout(BaseModel):
+@dataclass
+class NativeRollout(ViewModel):
     """Components that roll through their own controller, not the operator's managed update."""
 
     components: list[str]
@@ -52,75 +64,75 @@ class NativeRollout(BaseModel):
     how: str
 
 
-class RollingUpdateView(BaseModel):
+@dataclass
+class RollingUpdateView(ViewModel):
     phase: str
     active: bool
     startTime: str | None = None
     endTime: str | None = None
     elapsedSeconds: int | None = None
     elapsed: str | None = None
-    updatedComponents: list[str] = Field(default_factory=list)
-    pendingComponents: list[str] = Field(default_factory=list)
+    updatedComponents: list[str] = field(default_factory=list)
+    pendingComponents: list[str] = field(default_factory=list)
     oldWorkerHash: str | None = None
     newWorkerHash: str | None = None
     oldRuntimeNamespace: str | None = None
     newRuntimeNamespace: str | None = None
-    workers: list[WorkerRollout] = Field(default_factory=list)
-    blockers: list[str] = Field(default_factory=list)
-    native: list[NativeRollout] = Field(default_factory=list)
-    lines: list[str] = Field(default_factory=list)
+    workers: list[WorkerRollout] = field(default_factory=list)
+    blockers: list[str] = field(default_factory=list)
+    native: list[NativeRollout] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
 
 
-class RestartView(BaseModel):
+@dataclass
+class RestartView(ViewModel):
     id: str | None = None
     observedID: str | None = None
     phase: str | None = None
     strategy: Literal["Sequential", "Parallel"] = "Sequential"
-    order: list[str] = Field(default_factory=list)
+    order: list[str] = field(default_factory=list)
     orderSource: Literal["spec", "alphabetical"] = "alphabetical"
     requested: bool = False
-    inProgress: list[str] = Field(default_factory=list)
-    done: list[str] = Field(default_factory=list)
-    next: list[str] = Field(default_factory=list)
-    lines: list[str] = Field(default_factory=list)
+    inProgress: list[str] = field(default_factory=list)
+    done: list[str] = field(default_factory=list)
+    next: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
 
 
 # ---- rolling update --------------------------------------------------------------------------
 
 
-def explain_rolling_update(dgd: DynamoGraphDeployment, now: datetime) -> RollingUpdateView | None:
+def explain_rolling_update(graph: Graph, now: datetime) -> RollingUpdateView | None:
     """The managed rolling update (if any) and how the natively rolled components update.
 
     None for a graph with neither: no ``status.rollingUpdate`` phase and no Grove or
     LeaderWorkerSet components.
     """
-    status = dgd.status
-    rolling = status.rollingUpdate if status else None
-    phase = (rolling.phase or "") if rolling else ""
-    native = _native_rollouts(dgd)
-    if not phase and not native:
+    phase = graph_phase(graph)
+    native = _native_rollouts(graph)
+    if not phase.rollout_phase and not native:
         return None
     view = RollingUpdateView(
-        phase=phase or "None", active=phase in ACTIVE_ROLLOUT_PHASES, native=native
+        phase=phase.rollout_phase or "None", active=phase.rollout_active, native=native
     )
-    if rolling is not None and phase:
-        _fill_managed(view, dgd, now)
+    if phase.rollout_phase:
+        _fill_managed(view, graph, now)
     view.lines = _rolling_lines(view)
     return view
 
 
-def _fill_managed(view: RollingUpdateView, dgd: DynamoGraphDeployment, now: datetime) -> None:
-    assert dgd.status is not None and dgd.status.rollingUpdate is not None
-    rolling = dgd.status.rollingUpdate
-    view.startTime, view.endTime = rolling.startTime, rolling.endTime
-    start, end = parse_time(rolling.startTime), parse_time(rolling.endTime)
+def _fill_managed(view: RollingUpdateView, graph: Graph, now: datetime) -> None:
+    assert graph.status is not None and graph.status.rolling_update is not None
+    rolling = graph.status.rolling_update
+    view.startTime, view.endTime = rolling.start_time, rolling.end_time
+    start, end = parse_time(rolling.start_time), parse_time(rolling.end_time)
     view.elapsedSeconds = seconds_between(start, end if end and not view.active else now)
     view.elapsed = human_duration(view.elapsedSeconds)
-    view.updatedComponents = list(rolling.updatedComponents)
-    old_hash = dgd.metadata.annotations.get(WORKER_HASH_ANNOTATION)
+    view.updatedComponents = list(rolling.updated_components)
+    old_hash = graph.annotations.get(WORKER_HASH_ANNOTATION)
     view.oldWorkerHash = old_hash if view.active else None
-    for component in _managed_workers(dgd):
-        view.workers.append(_worker_rollout(dgd, component, old_hash if view.active else None))
+    for component in _managed_workers(graph):
+        view.workers.append(_worker_rollout(graph, component, old_hash if view.active else None))
     if not view.active:
         return
     view.pendingComponents = [w.name for w in view.workers if not w.updated]
@@ -131,55 +143,50 @@ def _fill_managed(view: RollingUpdateView, dgd: DynamoGraphDeployment, now: date
     if len(namespaces) == 1:
         view.oldRuntimeNamespace = namespaces.pop()
     if view.newWorkerHash:
-        view.newRuntimeNamespace = f"{_worker_base_namespace(dgd)}-{view.newWorkerHash}"
-    view.blockers = _blockers(dgd, view)
+        view.newRuntimeNamespace = f"{graph.worker_base_namespace}-{view.newWorkerHash}"
+    view.blockers = _blockers(graph, view)
 
 
-def _managed_workers(dgd: DynamoGraphDeployment) -> list[Component]:
+def _managed_workers(graph: Graph) -> list[Component]:
     """Single-node worker components on the component path: the ones the operator rolls itself."""
-    provider, _ = observed_provider(dgd)
-    components = dgd.status.components if dgd.status else {}
+    provider, _ = graph.observed_provider()
     result = []
-    for component in dgd.spec.components:
+    for component in graph.components:
         if not component.is_worker or component.is_multinode or provider == "grove":
             continue
-        kind = components[component.name].componentKind if component.name in components else None
-        if kind in (None, "Deployment"):
+        entry = graph.observed(component.name)
+        if entry is None or entry.kind in (None, "Deployment"):
             result.append(component)
     return result
 
 
-def _worker_rollout(
-    dgd: DynamoGraphDeployment, component: Component, old_hash: str | None
-) -> WorkerRollout:
-    entry = dgd.status.components.get(component.name) if dgd.status else None
-    names = list(entry.componentNames) if entry else []
-    old, new = _split_generations(dgd, component, names, old_hash)
-    template = component.podTemplate or {}
-    annotations = (template.get("metadata") or {}).get("annotations") or {}
-    updated = dgd.status is not None and dgd.status.rollingUpdate is not None
-    updated = updated and component.name in dgd.status.rollingUpdate.updatedComponents  # type: ignore[union-attr]
+def _worker_rollout(graph: Graph, component: Component, old_hash: str | None) -> WorkerRollout:
+    entry = graph.observed(component.name)
+    names = list(entry.names) if entry else []
+    old, new = _split_generations(graph, component, names, old_hash)
+    rolling = graph.status.rolling_update if graph.status else None
+    updated = rolling is not None and component.name in rolling.updated_components
     return WorkerRollout(
         name=component.name,
         updated=updated,
         oldNames=old,
         newNames=new,
-        desiredReplicas=_desired(component),
+        desiredReplicas=component.desired_replicas,
         replicas=entry.replicas if entry else None,
-        readyReplicas=entry.readyReplicas if entry else None,
-        updatedReplicas=entry.updatedReplicas if entry else None,
-        runtimeNamespace=entry.runtimeNamespace if entry else None,
-        recreate=str(annotations.get(RECREATE_ANNOTATION, "")) == "Recreate",
+        readyReplicas=entry.ready if entry else None,
+        updatedReplicas=entry.updated_replicas if entry else None,
+        runtimeNamespace=entry.runtime_namespace if entry else None,
+        recreate=component.recreates,
     )
 
 
 def _split_generations(
-    dgd: DynamoGraphDeployment, component: Component, names: list[str], old_hash: str | None
+    graph: Graph, component: Component, names: list[str], old_hash: str | None
 ) -> tuple[list[str], list[str]]:
     """Old and new backing names. The hash annotation still holds the old hash until completion."""
     if old_hash is None:
         return [], names
-    legacy_name = f"{dgd.metadata.name}-{component.name.lower()}"
+    legacy_name = f"{graph.name}-{component.name.lower()}"
     old = [
         n
         for n in names
@@ -193,20 +200,9 @@ def _suffix(name: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _worker_base_namespace(dgd: DynamoGraphDeployment) -> str:
-    workers = [c for c in dgd.spec.components if c.is_worker]
-    if workers and all(c.globalDynamoNamespace for c in workers):
-        return GLOBAL_RUNTIME_NAMESPACE
-    return base_runtime_namespace(dgd)
-
-
-def _desired(component: Component) -> int:
-    return component.replicas if component.replicas is not None else 1
-
-
-def _blockers(dgd: DynamoGraphDeployment, view: RollingUpdateView) -> list[str]:
+def _blockers(graph: Graph, view: RollingUpdateView) -> list[str]:
     blockers = []
-    if view.phase == "Pending":
+    if view.phase == ROLLOUT_PENDING:
         blockers.append("the operator to create the new worker generation on its next reconcile")
     for worker in view.workers:
         if worker.updated:
@@ -214,8 +210,8 @@ def _blockers(dgd: DynamoGraphDeployment, view: RollingUpdateView) -> list[str]:
         worker.waitingFor = _waiting_for(worker)
         if worker.waitingFor:
             blockers.append(f"{worker.name}: {worker.waitingFor}")
-    ready = dgd.status.condition("Ready") if dgd.status else None
-    if dgd.status is not None and dgd.status.state == "failed":
+    ready = graph.status.ready_condition if graph.status else None
+    if graph.status is not None and graph.status.state == STATE_FAILED:
         reason = ready.reason if ready and ready.reason else "failed"
         message = f": {ready.message}" if ready and ready.message else ""
         blockers.append(f"the graph failed ({reason}{message}); fix the cause first")
@@ -240,18 +236,18 @@ def _waiting_for(worker: WorkerRollout) -> str | None:
     return "the operator to record the component as updated"
 
 
-def _native_rollouts(dgd: DynamoGraphDeployment) -> list[NativeRollout]:
-    provider, _ = observed_provider(dgd)
-    status_components = dgd.status.components if dgd.status else {}
-    kinds = {name: entry.componentKind for name, entry in status_components.items()}
+def _native_rollouts(graph: Graph) -> list[NativeRollout]:
+    provider, _ = graph.observed_provider()
+    status_components = graph.status.components if graph.status else {}
+    kinds = {name: entry.kind for name, entry in status_components.items()}
     grove = provider == "grove" or bool(set(kinds.values()) & GROVE_KINDS)
-    names = [c.name for c in dgd.spec.components] or sorted(kinds)
+    names = [c.name for c in graph.components] or sorted(kinds)
     if grove:
-        strategy = dgd.metadata.annotations.get(GROVE_UPDATE_STRATEGY_ANNOTATION)
+        strategy = graph.annotations.get(GROVE_UPDATE_STRATEGY_ANNOTATION)
         return [NativeRollout(components=names, kind="Grove", how=_grove_how(strategy))]
     lws = [
         c.name
-        for c in dgd.spec.components
+        for c in graph.components
         if kinds.get(c.name) == "LeaderWorkerSet" or (c.is_multinode and c.name not in kinds)
     ]
     if lws:
@@ -292,7 +288,7 @@ def _rolling_lines(view: RollingUpdateView) -> list[str]:
 
 
 def _managed_lines(view: RollingUpdateView) -> list[str]:
-    if view.phase == "Completed":
+    if view.phase == ROLLOUT_COMPLETED:
         took = f" after {view.elapsed}" if view.elapsed else ""
         at = f" at {view.endTime}" if view.endTime else ""
         return [
@@ -343,33 +339,33 @@ def _names(names: list[str]) -> str:
 # ---- restart ---------------------------------------------------------------------------------
 
 
-def restart_order(dgd: DynamoGraphDeployment) -> tuple[list[str], Literal["spec", "alphabetical"]]:
-    """The sequential order: ``strategy.order`` when given, else names in byte order (no frontend-last rule)."""
-    restart = dgd.spec.restart
-    if restart and restart.strategy and restart.strategy.order:
-        return list(restart.strategy.order), "spec"
-    return sorted(c.name for c in dgd.spec.components), "alphabetical"
+def restart_order(graph: Graph) -> tuple[list[str], Literal["spec", "alphabetical"]]:
+    """The sequential order: ``strategy.order`` when given, else names in byte order (§4)."""
+    if graph.restart and graph.restart.order:
+        return list(graph.restart.order), "spec"
+    return default_order([c.name for c in graph.components]), "alphabetical"
 
 
-def explain_restart(dgd: DynamoGraphDeployment) -> RestartView | None:
-    spec = dgd.spec.restart
-    observed = dgd.status.restart if dgd.status else None
+def explain_restart(graph: Graph) -> RestartView | None:
+    spec = graph.restart
+    observed = graph.status.restart if graph.status else None
     if spec is None and observed is None:
         return None
-    strategy = spec.strategy.type if spec and spec.strategy else "Sequential"
-    order, source = restart_order(dgd)
+    phase = graph_phase(graph)
+    strategy = spec.strategy if spec else "Sequential"
+    order, source = restart_order(graph)
     view = RestartView(
-        id=spec.id if spec else None,
-        observedID=observed.observedID if observed else None,
-        phase=observed.phase if observed else None,
+        id=phase.restart_id,
+        observedID=phase.restart_observed_id,
+        phase=phase.restart_phase,
         strategy=strategy,
-        order=order if strategy == "Sequential" else sorted(order),
+        order=order if strategy == "Sequential" else default_order(order),
         orderSource=source if strategy == "Sequential" else "alphabetical",
-        inProgress=list(observed.inProgress) if observed else [],
+        inProgress=list(phase.restart_in_progress),
+        requested=phase.restart_id is not None and phase.restart_id != phase.restart_observed_id,
     )
-    view.requested = view.id is not None and view.id != view.observedID
     _fill_progress(view)
-    view.lines = _restart_lines(view, dgd)
+    view.lines = _restart_lines(view, phase.rollout_active)
     return view
 
 
@@ -377,11 +373,11 @@ def _fill_progress(view: RestartView) -> None:
     if view.requested:
         view.next = list(view.order)
         return
-    if view.phase == "Completed":
+    if view.phase == RESTART_COMPLETED:
         view.done = list(view.order)
-    elif view.phase == "Restarting" and view.strategy == "Parallel":
+    elif view.phase == RESTART_RESTARTING and view.strategy == "Parallel":
         view.done = [n for n in view.order if n not in view.inProgress]
-    elif view.phase == "Restarting" and view.inProgress:
+    elif view.phase == RESTART_RESTARTING and view.inProgress:
         current = view.inProgress[0]
         if current in view.order:
             at = view.order.index(current)
@@ -390,7 +386,7 @@ def _fill_progress(view: RestartView) -> None:
             view.next = list(view.order)
 
 
-def _restart_lines(view: RestartView, dgd: DynamoGraphDeployment) -> list[str]:
+def _restart_lines(view: RestartView, rollout_active: bool) -> list[str]:
     strategy = f"Strategy: {view.strategy}"
     if view.strategy == "Sequential":
         source = (
@@ -402,8 +398,7 @@ def _restart_lines(view: RestartView, dgd: DynamoGraphDeployment) -> list[str]:
         lines = [f"Restart {view.id} requested; the operator has not picked it up yet.", strategy]
         if view.observedID:
             lines.append(f"Last observed restart: {view.observedID} ({view.phase or 'no phase'}).")
-        rolling = dgd.status.rollingUpdate if dgd.status else None
-        if rolling and rolling.phase in ACTIVE_ROLLOUT_PHASES:
+        if rollout_active:
             lines.append(
                 "A rolling update is in progress, so the operator will mark this restart "
                 "Superseded instead of restarting."
@@ -411,7 +406,7 @@ def _restart_lines(view: RestartView, dgd: DynamoGraphDeployment) -> list[str]:
         return lines
     phase = view.phase or "no phase reported"
     lines = [f"Restart {view.observedID or view.id}: {phase}.", strategy]
-    if view.phase == "Restarting":
+    if view.phase == RESTART_RESTARTING:
         lines.append(
             f"In progress: {_names(view.inProgress)}. Done: {_names(view.done)}. "
             f"Next: {_names(view.next)}."
@@ -425,16 +420,16 @@ def _restart_lines(view: RestartView, dgd: DynamoGraphDeployment) -> list[str]:
                 f"{view.inProgress[0]} is not in the order, so the sequence starts again from "
                 f"{view.order[0] if view.order else 'the first component'}."
             )
-    elif view.phase == "Completed":
+    elif view.phase == RESTART_COMPLETED:
         lines.append(f"Every component restarted: {_names(view.done)}.")
-    elif view.phase == "Superseded":
+    elif view.phase == RESTART_SUPERSEDED:
         lines.append(
             "Superseded: a managed rolling update was running when this restart was requested. "
             "The rolling update replaces every worker pod anyway, so the operator restarted nothing "
             "(event RestartSuperseded); non-worker components were not restarted. Set a new "
             "restart id once the rolling update has completed to restart them."
         )
-    elif view.phase in ("Pending", "Failed"):
+    elif view.phase in (RESTART_PENDING, RESTART_FAILED):
         lines.append(
             f"Phase {view.phase} is defined by the API but not set by known operator versions."
         )

@@ -9,39 +9,33 @@ env values (a podTemplate may hold Secret material); it holds no env at all.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
-
 from kubectl_dgd.core.gpus import component_gpus
-from kubectl_dgd.core.graphinfo import observed_provider
-from kubectl_dgd.core.health import health
+from kubectl_dgd.core.graph import Component, ComponentStatus, Condition, Graph, read_graph
+from kubectl_dgd.core.health import phase_health
+from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.rollout import (
     RestartView,
     RollingUpdateView,
     explain_restart,
     explain_rolling_update,
 )
-from kubectl_dgd.model.dgd import (
-    Component,
-    ComponentReplicaStatus,
-    Condition,
-    DynamoGraphDeployment,
-)
-
-# PodCliqueScalingGroups report no readyReplicas: their available ones count.
-_READY_FROM_AVAILABLE = frozenset({"PodCliqueScalingGroup"})
+from kubectl_dgd.core.viewmodel import ViewModel
 
 
-class ReadyView(BaseModel):
+@dataclass
+class ReadyView(ViewModel):
     status: str | None = None
     reason: str | None = None
     message: str | None = None
     lastTransitionTime: str | None = None
 
 
-class ConditionView(BaseModel):
+@dataclass
+class ConditionView(ViewModel):
     type: str
     status: str
     reason: str | None = None
@@ -49,12 +43,14 @@ class ConditionView(BaseModel):
     lastTransitionTime: str | None = None
 
 
-class HealthView(BaseModel):
+@dataclass
+class HealthView(ViewModel):
     status: str
     message: str
 
 
-class ComponentView(BaseModel):
+@dataclass
+class ComponentView(ViewModel):
     name: str
     type: str | None = None
     kind: str | None = None
@@ -71,12 +67,13 @@ class ComponentView(BaseModel):
     gpuSource: Literal["status", "spec"] | None = None
     gpuNote: str | None = None
     runtimeNamespace: str | None = None
-    componentNames: list[str] = Field(default_factory=list)
+    componentNames: list[str] = field(default_factory=list)
     inSpec: bool = True
     inStatus: bool = True
 
 
-class Totals(BaseModel):
+@dataclass
+class Totals(ViewModel):
     gpus: int | None = None
     desiredGpus: int | None = None
     readyReplicas: int = 0
@@ -84,19 +81,22 @@ class Totals(BaseModel):
     gpusComplete: bool = True
 
 
-class CheckpointView(BaseModel):
+@dataclass
+class CheckpointView(ViewModel):
     component: str
     checkpointName: str | None = None
     checkpointID: str | None = None
     ready: bool | None = None
 
 
-class PlacementView(BaseModel):
+@dataclass
+class PlacementView(ViewModel):
     score: float | None = None
     state: str | None = None
 
 
-class StatusView(BaseModel):
+@dataclass(kw_only=True)
+class StatusView(ViewModel):
     name: str
     namespace: str | None = None
     state: str | None = None
@@ -108,36 +108,36 @@ class StatusView(BaseModel):
     generation: int | None = None
     observedGeneration: int | None = None
     stale: bool = False
-    components: list[ComponentView] = Field(default_factory=list)
-    totals: Totals = Field(default_factory=Totals)
+    components: list[ComponentView] = field(default_factory=list)
+    totals: Totals = field(default_factory=Totals)
     restart: RestartView | None = None
     rollingUpdate: RollingUpdateView | None = None
-    checkpoints: list[CheckpointView] = Field(default_factory=list)
+    checkpoints: list[CheckpointView] = field(default_factory=list)
     placement: PlacementView | None = None
-    conditions: list[ConditionView] = Field(default_factory=list)
-
-    def to_data(self) -> dict[str, Any]:
-        """Plain data for json/yaml, keys in declaration order."""
-        return self.model_dump(mode="json")
+    conditions: list[ConditionView] = field(default_factory=list)
 
 
-def build_status_view(obj: dict[str, Any], now: datetime) -> StatusView:
-    """The view of one stored DGD at time ``now`` (raises pydantic's error on a malformed object)."""
-    dgd = DynamoGraphDeployment.model_validate(obj)
-    status = dgd.status
-    ready = status.condition("Ready") if status else None
-    provider, provider_source = observed_provider(dgd)
-    generation = dgd.metadata.generation
-    observed = status.observedGeneration if status else None
-    verdict, message = health(obj)
-    components = _components(dgd)
+def build_status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusView:
+    """The view of one stored DGD at time ``now``; a field of the wrong type is a
+    ``GraphShapeError`` (an InputError naming the field)."""
+    return status_view_of(read_graph(obj, strict=True, source=source), now)
+
+
+def status_view_of(graph: Graph, now: datetime) -> StatusView:
+    status = graph.status
+    provider, provider_source = graph.observed_provider()
+    generation = graph.generation
+    observed = status.observed_generation if status else None
+    verdict, message = phase_health(graph_phase(graph))
+    components = _components(graph)
     return StatusView(
-        name=dgd.metadata.name,
-        namespace=dgd.metadata.namespace,
-        state=status.state if status else None,
-        ready=_ready(ready),
+        name=graph.name,
+        namespace=graph.namespace,
+        # The CRD defaults a written status's state to "initializing".
+        state=(status.state if status.state is not None else "initializing") if status else None,
+        ready=_ready(status.ready_condition if status else None),
         health=HealthView(status=verdict, message=message),
-        backend=dgd.spec.backendFramework,
+        backend=graph.backend,
         provider=provider,
         providerSource=provider_source,
         generation=generation,
@@ -145,13 +145,13 @@ def build_status_view(obj: dict[str, Any], now: datetime) -> StatusView:
         stale=generation is not None and observed is not None and observed < generation,
         components=components,
         totals=_totals(components),
-        restart=explain_restart(dgd),
-        rollingUpdate=explain_rolling_update(dgd, now),
+        restart=explain_restart(graph),
+        rollingUpdate=explain_rolling_update(graph, now),
         checkpoints=[
             CheckpointView(
                 component=name,
-                checkpointName=c.checkpointName,
-                checkpointID=c.checkpointID,
+                checkpointName=c.checkpoint_name,
+                checkpointID=c.checkpoint_id,
                 ready=c.ready,
             )
             for name, c in sorted(status.checkpoints.items())
@@ -174,30 +174,30 @@ def _ready(condition: Condition | None) -> ReadyView:
         status=condition.status,
         reason=condition.reason,
         message=condition.message,
-        lastTransitionTime=condition.lastTransitionTime,
+        lastTransitionTime=condition.last_transition_time,
     )
 
 
 def _condition(condition: Condition) -> ConditionView:
     return ConditionView(
         type=condition.type,
-        status=condition.status,
+        status=condition.status or "",  # required: a strict read has one
         reason=condition.reason,
         message=condition.message,
-        lastTransitionTime=condition.lastTransitionTime,
+        lastTransitionTime=condition.last_transition_time,
     )
 
 
-def _components(dgd: DynamoGraphDeployment) -> list[ComponentView]:
-    reported = dict(dgd.status.components) if dgd.status else {}
-    views = [_component(c, reported.pop(c.name, None)) for c in dgd.spec.components]
+def _components(graph: Graph) -> list[ComponentView]:
+    reported = dict(graph.status.components) if graph.status else {}
+    views = [_component(c, reported.pop(c.name, None)) for c in graph.components]
     # Components only the status knows (e.g. the spec was trimmed): shown, never guessed at.
     views += [_status_only(name, entry) for name, entry in sorted(reported.items())]
     return views
 
 
-def _component(component: Component, entry: ComponentReplicaStatus | None) -> ComponentView:
-    desired = component.replicas if component.replicas is not None else 1
+def _component(component: Component, entry: ComponentStatus | None) -> ComponentView:
+    desired = component.desired_replicas
     view = ComponentView(
         name=component.name,
         type=component.type,
@@ -206,11 +206,11 @@ def _component(component: Component, entry: ComponentReplicaStatus | None) -> Co
     )
     if entry is not None:
         _copy_status(view, entry)
-    if entry is not None and entry.gpusPerReplica is not None:
-        view.gpusPerEngine, view.gpusPerReplica = entry.gpusPerEngine, entry.gpusPerReplica
+    if entry is not None and entry.gpus_per_replica is not None:
+        view.gpusPerEngine, view.gpusPerReplica = entry.gpus_per_engine, entry.gpus_per_replica
         view.gpuSource = "status"
     else:
-        figures = component_gpus(component.model_dump(mode="json", exclude_none=True))
+        figures = component_gpus(component.raw)
         view.gpusPerEngine, view.gpusPerReplica = figures.per_engine, figures.per_replica
         view.gpuSource = "spec"
         view.gpuNote = figures.note
@@ -221,27 +221,26 @@ def _component(component: Component, entry: ComponentReplicaStatus | None) -> Co
     return view
 
 
-def _status_only(name: str, entry: ComponentReplicaStatus) -> ComponentView:
+def _status_only(name: str, entry: ComponentStatus) -> ComponentView:
     view = ComponentView(name=name, inSpec=False)
     _copy_status(view, entry)
-    view.gpusPerEngine, view.gpusPerReplica = entry.gpusPerEngine, entry.gpusPerReplica
-    if entry.gpusPerReplica is not None:
+    view.gpusPerEngine, view.gpusPerReplica = entry.gpus_per_engine, entry.gpus_per_replica
+    if entry.gpus_per_replica is not None:
         view.gpuSource = "status"
-        view.gpus = entry.gpusPerReplica * entry.replicas
+        view.gpus = entry.gpus_per_replica * entry.replicas
     return view
 
 
-def _copy_status(view: ComponentView, entry: ComponentReplicaStatus) -> None:
-    view.kind = entry.componentKind
+def _copy_status(view: ComponentView, entry: ComponentStatus) -> None:
+    view.kind = entry.kind
     view.replicas = entry.replicas
-    view.updatedReplicas = entry.updatedReplicas
-    view.readyReplicas = entry.readyReplicas
-    if view.readyReplicas is None and entry.componentKind in _READY_FROM_AVAILABLE:
-        view.readyReplicas = entry.availableReplicas
-    view.availableReplicas = entry.availableReplicas
-    view.scheduledReplicas = entry.scheduledReplicas
-    view.runtimeNamespace = entry.runtimeNamespace
-    view.componentNames = list(entry.componentNames)
+    view.updatedReplicas = entry.updated_replicas
+    # The one readiness rule per kind (core.graph): what list, rollout and health count too.
+    view.readyReplicas = entry.ready
+    view.availableReplicas = entry.available_replicas
+    view.scheduledReplicas = entry.scheduled_replicas
+    view.runtimeNamespace = entry.runtime_namespace
+    view.componentNames = list(entry.names)
 
 
 def _totals(components: list[ComponentView]) -> Totals:
@@ -256,6 +255,7 @@ def _totals(components: list[ComponentView]) -> Totals:
     )
     # Complete when every component's GPUs could be counted (a missing status is not a gap).
     totals.gpusComplete = all(c.gpusPerReplica is not None for c in components if c.inSpec)
-    totals.readyReplicas = sum(c.readyReplicas or 0 for c in components)
+    # Ready against desired, as list and rollout count: spec components only.
+    totals.readyReplicas = sum(c.readyReplicas or 0 for c in components if c.inSpec)
     totals.desiredReplicas = sum(c.desiredReplicas or 0 for c in components)
     return totals

@@ -1,5 +1,7 @@
-"""Names of the DGD API, importable without pydantic: the fast paths (validate, generate) need
-only these, and building the pydantic models costs tens of milliseconds at start-up."""
+"""Names of the DGD API: its group, kind, versions and worker component types.
+
+The shape of a graph (fields, defaults, status) is read in ``core.graph``; this module holds only
+the names every layer shares."""
 
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from kubectl_dgd.adapters.yamlload import Document, load_file
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.graph import mapping
 from kubectl_dgd.core.nulls import without_nulls
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
@@ -170,13 +171,9 @@ def _lists_objects(data: Any) -> bool:
     )
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _identity(obj: Mapping[str, Any], namespace: str) -> tuple[str, str, str, str]:
     group = str(obj["apiVersion"]).rpartition("/")[0]
-    meta = _mapping(obj.get("metadata"))
+    meta = mapping(obj.get("metadata"))
     # Only a string metadata.name identifies an object: anything else (a mapping in a Secret's
     # name) is never printed, and objects sharing a generateName (Argo CD hooks) each get
     # their own name from the API server.

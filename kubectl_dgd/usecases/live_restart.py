@@ -13,6 +13,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from kubectl_dgd.core.graph import read_graph
+from kubectl_dgd.core.phase import (
+    RESTART_COMPLETED,
+    RESTART_FAILED,
+    RESTART_SUPERSEDED,
+    graph_phase,
+)
 from kubectl_dgd.core.restart import (
     RestartPlan,
     RestartRefused,
@@ -26,7 +33,6 @@ from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
 MAX_ATTEMPTS = 5
-ROLLING = ("Pending", "InProgress")
 ARGOCD_TRACKING_ANNOTATION = "argocd.argoproj.io/tracking-id"
 ARGOCD_INSTANCE_LABEL = "app.kubernetes.io/instance"
 MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
@@ -74,12 +80,12 @@ def _plan(graph: dict[str, Any], request: RestartRequest, now: datetime) -> Rest
         plan = plan_restart(graph, request, now)
     except RestartRefused as err:
         raise RefusedError("restart refused: " + "; ".join(err.reasons)) from err
-    phase = ((graph.get("status") or {}).get("rollingUpdate") or {}).get("phase")
-    if phase in ROLLING:
+    phase = graph_phase(read_graph(graph))
+    if phase.rollout_active:
         raise RefusedError(
             f'restart refused: spec.restart.id: Invalid value: "{plan.new_id}": cannot be changed '
-            f"while a rolling update is {phase} (the rolling update replaces the worker pods "
-            "anyway)"
+            f"while a rolling update is {phase.rollout_phase} (the rolling update replaces the "
+            "worker pods anyway)"
         )
     return plan
 
@@ -142,14 +148,14 @@ class Progress:
 
 
 def progress_of(graph: dict[str, Any], plan: RestartPlan) -> Progress:
-    """Where a restart stands: done / in progress / next, in the controller's order."""
-    status = (graph.get("status") or {}).get("restart") or {}
-    if status.get("observedID") != plan.new_id:
+    """Where a restart stands: done / in progress / next, in the controller's order (§4)."""
+    observed = graph_phase(read_graph(graph))
+    if observed.restart_observed_id != plan.new_id:
         return Progress("", pending=_order(plan))
-    phase = str(status.get("phase") or "")
-    in_progress = [str(n) for n in status.get("inProgress") or []]
+    phase = observed.restart_phase or ""
+    in_progress = list(observed.restart_in_progress)
     order = _order(plan)
-    if phase == "Completed":
+    if phase == RESTART_COMPLETED:
         return Progress(phase, done=order)
     if plan.strategy == "Parallel" or not in_progress:
         return Progress(phase, in_progress=in_progress)
@@ -161,7 +167,7 @@ def progress_of(graph: dict[str, Any], plan: RestartPlan) -> Progress:
 
 def _order(plan: RestartPlan) -> list[str]:
     if plan.strategy == "Parallel":
-        return sorted(plan.names)
+        return default_order(list(plan.names))
     return list(plan.order) or default_order(list(plan.names))
 
 
@@ -189,15 +195,15 @@ def wait_for_restart(
         if line != shown:
             report(line)
             shown = line
-        if progress.phase == "Completed":
+        if progress.phase == RESTART_COMPLETED:
             return WaitOutcome(True, f"restart {plan.new_id} completed")
-        if progress.phase == "Superseded":
+        if progress.phase == RESTART_SUPERSEDED:
             return WaitOutcome(
                 False,
                 f"restart {plan.new_id} was superseded by a rolling update: the operator does not "
                 "restart while workers are being replaced (the rolling update recreates them)",
             )
-        if progress.phase == "Failed":
+        if progress.phase == RESTART_FAILED:
             return WaitOutcome(False, f"restart {plan.new_id} failed (status.restart.phase Failed)")
         return None
 

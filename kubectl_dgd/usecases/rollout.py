@@ -1,8 +1,8 @@
 """``rollout status NAME``: wait, like ``kubectl rollout status``, until the graph has settled.
 
-Settled = the operator has observed the current generation, the Ready condition is True, no
-managed rolling update is Pending/InProgress and the requested restart, if any, is done
-(see docs/operator-semantics.md#rolling-update and #restart).
+Settled is ``core.phase``'s: the operator has observed the current generation, nothing failed,
+no managed rolling update is Pending/InProgress (§5), the requested restart, if any, is done
+(§4), and the graph is ready: the Ready condition and every component's ready replicas.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from kubectl_dgd.core.graph import read_graph
+from kubectl_dgd.core.phase import STATE_FAILED, Phase, graph_phase
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
-
-ROLLING = ("Pending", "InProgress")
 
 
 @dataclass(frozen=True)
@@ -23,66 +23,60 @@ class RolloutState:
     done: bool
     failed: bool
     line: str
-
-
-def _ready_components(graph: dict[str, Any]) -> tuple[int, int]:
-    spec_components = (graph.get("spec") or {}).get("components") or []
-    status_components = (graph.get("status") or {}).get("components") or {}
-    ready = 0
-    for component in spec_components:
-        name = component.get("name")
-        desired = component.get("replicas", 1)
-        observed = status_components.get(name) or {}
-        have = observed.get("readyReplicas")
-        if have is None:
-            have = observed.get("availableReplicas") or 0
-        if have >= (desired if isinstance(desired, int) else 1):
-            ready += 1
-    return ready, len(spec_components)
+    # The state in a few words, without the "Waiting for ..." or "dgd X failed:" frame.
+    detail: str
 
 
 def rollout_state(graph: dict[str, Any]) -> RolloutState:
-    meta = graph.get("metadata") or {}
-    status = graph.get("status") or {}
-    name = meta.get("name", "")
-    waiting = f'Waiting for dgd "{name}" rollout to finish: '
-    conditions = {c.get("type"): c for c in status.get("conditions") or [] if isinstance(c, dict)}
-    ready = conditions.get("Ready") or {}
-    if status.get("state") == "failed":
-        reason = ready.get("message") or ready.get("reason") or "state failed"
-        return RolloutState(False, True, f'dgd "{name}" failed: {reason}')
-    generation, observed = meta.get("generation"), status.get("observedGeneration")
-    if generation is not None and (observed is None or observed < generation):
-        return RolloutState(
-            False, False, waiting + f"generation {generation} not yet observed by the operator..."
+    return state_of(graph_phase(read_graph(graph)))
+
+
+def state_of(phase: Phase) -> RolloutState:
+    name = phase.name
+    if phase.failed:
+        return RolloutState(False, True, f'dgd "{name}" failed: {_failure(phase)}', _failure(phase))
+    waiting = _waiting(phase)
+    if waiting:
+        line = f'Waiting for dgd "{name}" rollout to finish: {waiting}...'
+        return RolloutState(False, False, line, f"{waiting}...")
+    done = "rolled out; nothing in flight."
+    return RolloutState(True, False, f'dgd "{name}" successfully rolled out', done)
+
+
+def _failure(phase: Phase) -> str:
+    ready = phase.ready_condition
+    if phase.state == STATE_FAILED:
+        return (
+            (ready.message if ready else None)
+            or (ready.reason if ready else None)
+            or ("state failed")
         )
-    rolling = status.get("rollingUpdate") or {}
-    if rolling.get("phase") in ROLLING:
-        updated = rolling.get("updatedComponents") or []
-        return RolloutState(
-            False,
-            False,
-            waiting + f"rolling update {rolling['phase']}, "
-            f"{len(updated)} worker component(s) updated ({', '.join(updated) or 'none yet'})...",
+    if phase.restart_failed:
+        return f"restart {phase.restart_id} failed"
+    return phase.failure
+
+
+def _waiting(phase: Phase) -> str:
+    """What the rollout still waits for ("" once settled)."""
+    if phase.deleting:
+        return "the graph is being deleted"
+    if not phase.reported or phase.unobserved:
+        if phase.generation is None:
+            return "the operator to report status"
+        return f"generation {phase.generation} not yet observed by the operator"
+    if phase.rollout_active:
+        return (
+            f"rolling update {phase.rollout_phase}, {phase.updated_workers} worker component(s) "
+            f"updated ({', '.join(phase.updated_components) or 'none yet'})"
         )
-    requested = ((graph.get("spec") or {}).get("restart") or {}).get("id")
-    restart = status.get("restart") or {}
-    if requested:
-        if restart.get("phase") == "Failed" and restart.get("observedID") == requested:
-            return RolloutState(False, True, f'dgd "{name}" failed: restart {requested} failed')
-        if restart.get("observedID") != requested or restart.get("phase") not in (
-            "Completed",
-            "Superseded",
-        ):
-            busy = ", ".join(restart.get("inProgress") or []) or "not started"
-            return RolloutState(False, False, waiting + f"restart {requested} ({busy})...")
-    have, total = _ready_components(graph)
-    if ready.get("status") != "True" or have < total:
-        detail = f" ({ready['message']})" if ready.get("message") else ""
-        return RolloutState(
-            False, False, waiting + f"{have} of {total} components ready{detail}..."
-        )
-    return RolloutState(True, False, f'dgd "{name}" successfully rolled out')
+    if phase.restart_requested or phase.restart_active:
+        busy = ", ".join(phase.restart_in_progress) if not phase.restart_requested else ""
+        return f"restart {phase.restart_id or phase.restart_observed_id} ({busy or 'not started'})"
+    if not phase.settled:
+        message = phase.ready_condition.message if phase.ready_condition else None
+        detail = f" ({message})" if message else ""
+        return f"{phase.ready_components} of {len(phase.components)} components ready{detail}"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -126,16 +120,14 @@ def rollout_status(
 
 def explain_text(graph: dict[str, Any], now: datetime) -> str:
     """``rollout explain``: the rolling-update and restart explanations of the status view, as
-    prose, with what the user can do next."""
+    prose, with what the user can do next. A field of the wrong type is an InputError."""
     from kubectl_dgd.core.rollout import explain_restart, explain_rolling_update
-    from kubectl_dgd.model.dgd import DynamoGraphDeployment
 
-    dgd = DynamoGraphDeployment.model_validate(graph)
-    name = dgd.metadata.name
+    dgd = read_graph(graph, strict=True)
     rolling = explain_rolling_update(dgd, now)
     restart = explain_restart(dgd)
-    state = rollout_state(graph)
-    paragraphs = [f'dgd "{name}" in namespace "{dgd.metadata.namespace}": {_summary(state)}']
+    state = state_of(graph_phase(dgd))
+    paragraphs = [f'dgd "{dgd.name}" in namespace "{dgd.namespace}": {state.detail}']
     if rolling is not None:
         paragraphs.append("\n".join(rolling.lines))
     if restart is not None:
@@ -143,17 +135,9 @@ def explain_text(graph: dict[str, Any], now: datetime) -> str:
     if rolling is None and restart is None:
         paragraphs.append("No rolling update or restart has been recorded for this graph.")
     paragraphs.append(
-        "What you can do:\n" + "\n".join(f"- {a}" for a in _advice(name, rolling, state))
+        "What you can do:\n" + "\n".join(f"- {a}" for a in _advice(dgd.name, rolling, state))
     )
     return "\n\n".join(paragraphs) + "\n"
-
-
-def _summary(state: RolloutState) -> str:
-    if state.done:
-        return "rolled out; nothing in flight."
-    if state.failed:
-        return state.line.split(": ", 1)[-1]
-    return state.line.split("to finish: ", 1)[-1]
 
 
 def _advice(name: str, rolling: Any, state: RolloutState) -> list[str]:

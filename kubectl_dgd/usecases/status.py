@@ -5,10 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
-
 from kubectl_dgd.core.status import StatusView, build_status_view
-from kubectl_dgd.errors import InputError
 from kubectl_dgd.output.serialize import to_json, to_yaml
 from kubectl_dgd.output.status import render_status_view
 from kubectl_dgd.output.style import PLAIN, Style
@@ -17,14 +14,7 @@ from kubectl_dgd.usecases.validate import graphs_in_file
 
 def status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusView:
     """The view of one object; a malformed object is an InputError naming the first bad field."""
-    try:
-        return build_status_view(obj, now)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InputError(
-            f"not a readable DynamoGraphDeployment: {where}: {first['msg']}", source
-        ) from err
+    return build_status_view(obj, now, source)
 
 
 def render_status(obj: dict[str, Any], now: datetime, output: str, style: Style = PLAIN) -> str:

@@ -181,3 +181,14 @@ def test_rollout_state_waits_for_a_pending_restart() -> None:
 )
 def test_human_age_matches_kubectl(seconds: int | None, text: str) -> None:
     assert human_age(seconds) == text
+
+
+def test_explain_names_the_field_of_the_wrong_type() -> None:
+    from kubectl_dgd.errors import InputError
+    from kubectl_dgd.usecases.rollout import explain_text
+    from tests.cluster.conftest import NOW
+
+    obj = graph()
+    obj["spec"]["components"][0]["replicas"] = "two"
+    with pytest.raises(InputError, match=r"spec\.components\[0\]\.replicas: expected an integer"):
+        explain_text(obj, NOW)

@@ -259,3 +259,15 @@ def test_status_watch_redraws_in_place_on_a_terminal(apiserver: ApiServer) -> No
         proc.wait(timeout=20)
         os.close(leader)
     assert proc.returncode == 130
+
+
+def test_rollout_explain_of_a_malformed_graph_is_one_line_exit_2(apiserver: ApiServer) -> None:
+    bad = graph()
+    bad["spec"]["components"][1]["replicas"] = "two"
+    apiserver.seed(bad)
+    result = dgd(apiserver, "rollout", "explain", "my-graph")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: not a readable DynamoGraphDeployment: spec.components[1].replicas: "
+        'expected an integer, got "two"\n'
+    )

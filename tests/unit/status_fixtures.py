@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import load_file
-from kubectl_dgd.model.dgd import DynamoGraphDeployment
+from kubectl_dgd.core.graph import Graph, read_graph
 from tests.conftest import EXAMPLES
 
 STATUS_EXAMPLES = EXAMPLES / "status"
@@ -21,5 +21,5 @@ def saved(name: str) -> dict[str, Any]:
     return copy.deepcopy(data)
 
 
-def model(obj: dict[str, Any]) -> DynamoGraphDeployment:
-    return DynamoGraphDeployment.model_validate(obj)
+def model(obj: dict[str, Any]) -> Graph:
+    return read_graph(obj, strict=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kubectl_dgd.core.graph import DEPLOYMENT_STRATEGY_ANNOTATION as STRATEGY_ANNOTATION
+from kubectl_dgd.core.graph import MAX_SURGE_ANNOTATION, MAX_UNAVAILABLE_ANNOTATION
 from kubectl_dgd.core.render.context import Graph, RenderError, is_multinode, is_worker, node_count
 from kubectl_dgd.core.render.dcd import build_dcd
 from kubectl_dgd.core.render.objects import (
@@ -23,9 +25,6 @@ from kubectl_dgd.core.render.podtemplate import (
 )
 from kubectl_dgd.core.render.services import component_service, wants_service
 
-MAX_SURGE_ANNOTATION = "nvidia.com/deployment-rolling-update-max-surge"
-MAX_UNAVAILABLE_ANNOTATION = "nvidia.com/deployment-rolling-update-max-unavailable"
-STRATEGY_ANNOTATION = "nvidia.com/deployment-strategy"
 LWS_API_VERSION = "leaderworkerset.x-k8s.io/v1"
 TOPOLOGY_IGNORED = "topologyConstraint is accepted but has no effect on the component path"
 

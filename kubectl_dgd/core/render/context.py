@@ -5,23 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_dgd.core.backend import WORKER_TYPES, resolve_backend
+from kubectl_dgd.core import graph as dgd
+from kubectl_dgd.core.backend import resolve_backend
 from kubectl_dgd.core.profile import Profile, Provider, decide_provider
 from kubectl_dgd.errors import InputError, ReconcileError
 
-DISCOVERY_BACKEND_ANNOTATION = "nvidia.com/dynamo-discovery-backend"
+# Render's modules read components through core.graph's helpers (one definition each).
+DISCOVERY_BACKEND_ANNOTATION = dgd.DISCOVERY_BACKEND_ANNOTATION
+mapping = dgd.mapping
+items = dgd.items
+is_worker = dgd.is_worker
+is_multinode = dgd.is_multinode
+node_count = dgd.node_count
 
 
 class RenderError(ReconcileError):
     """The operator would fail to reconcile this graph (its Ready reason and message)."""
-
-
-def mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def items(value: Any) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 @dataclass
@@ -45,20 +44,6 @@ class Graph:
     def restart_id(self) -> str | None:
         restart_id = mapping(self.spec.get("restart")).get("id")
         return str(restart_id) if restart_id else None
-
-
-def is_worker(component: dict[str, Any]) -> bool:
-    return component.get("type") in WORKER_TYPES
-
-
-def is_multinode(component: dict[str, Any]) -> bool:
-    node_count = mapping(component.get("multinode")).get("nodeCount", 2)
-    return "multinode" in component and isinstance(node_count, int) and node_count > 1
-
-
-def node_count(component: dict[str, Any]) -> int:
-    value = mapping(component.get("multinode")).get("nodeCount", 2)
-    return value if isinstance(value, int) else 2
 
 
 def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
@@ -100,10 +85,10 @@ def _check_shape(meta: dict[str, Any], components: list[dict[str, Any]]) -> None
 
 def _defaulted(component: dict[str, Any], provider: Provider) -> dict[str, Any]:
     result = dict(component)
-    if result.get("replicas") is None and result.get("type") != "lpx":
-        result["replicas"] = 1
+    if result.get("replicas") is None and dgd.replicas_default(result) is not None:
+        result["replicas"] = dgd.replicas_default(result)
     if provider == "grove" and result.get("minAvailable") is None:
-        result["minAvailable"] = 1
+        result["minAvailable"] = dgd.DEFAULT_MIN_AVAILABLE
     return result
 
 

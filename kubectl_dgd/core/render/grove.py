@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kubectl_dgd.core.graph import GROVE_UPDATE_STRATEGY_ANNOTATION as UPDATE_STRATEGY_ANNOTATION
 from kubectl_dgd.core.naming import child_name, pcs_name
 from kubectl_dgd.core.render.context import Graph, is_multinode, is_worker, mapping, node_count
 from kubectl_dgd.core.render.objects import (
@@ -19,7 +20,6 @@ from kubectl_dgd.core.render.podtemplate import LABEL_GRAPH, not_shown, pod_temp
 from kubectl_dgd.core.render.services import component_service, wants_service
 
 PCS_API_VERSION = "grove.io/v1alpha1"
-UPDATE_STRATEGY_ANNOTATION = "nvidia.com/grove-update-strategy"
 LEADER_SUFFIX = "-ldr"
 WORKER_SUFFIX = "-wkr"
 

@@ -12,27 +12,20 @@ import copy
 from typing import Any
 
 from kubectl_dgd.core.containers import MAIN_CONTAINER
+from kubectl_dgd.core.graph import ENABLE_METRICS_ANNOTATION, PROPAGATED_ANNOTATIONS
+from kubectl_dgd.core.graph import WORKER_HASH_LABEL as LABEL_WORKER_HASH
 from kubectl_dgd.core.naming import child_name, runtime_namespace
 from kubectl_dgd.core.render.context import Graph, is_worker, items, mapping
 
-PROPAGATED_ANNOTATIONS = (
-    "nvidia.com/enable-metrics",
-    "nvidia.com/dynamo-discovery-backend",
-    "nvidia.com/dynamo-kube-discovery-mode",
-    "nvidia.com/dynamo-operator-origin-version",
-    "nvidia.com/vllm-distributed-executor-backend",
-)
 RESTART_AT_ANNOTATION = "nvidia.com/restartAt"
 ISTIO_INJECT_ANNOTATION = "sidecar.istio.io/inject"
 PLANNER_SERVICE_ACCOUNT = "planner-serviceaccount"
-ENABLE_METRICS_ANNOTATION = "nvidia.com/enable-metrics"
 
 LABEL_GRAPH = "nvidia.com/dynamo-graph-deployment-name"
 LABEL_COMPONENT = "nvidia.com/dynamo-component"
 LABEL_COMPONENT_TYPE = "nvidia.com/dynamo-component-type"
 LABEL_COMPONENT_CLASS = "nvidia.com/dynamo-component-class"
 LABEL_NAMESPACE = "nvidia.com/dynamo-namespace"
-LABEL_WORKER_HASH = "nvidia.com/dynamo-worker-hash"
 LABEL_SELECTOR = "nvidia.com/selector"
 LABEL_METRICS = "nvidia.com/metrics-enabled"
 LABEL_DISCOVERY_BACKEND = "nvidia.com/dynamo-discovery-backend"

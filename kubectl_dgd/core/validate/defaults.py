@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kubectl_dgd.core.graph import DEFAULT_MIN_AVAILABLE, replicas_default
 from kubectl_dgd.core.profile import WORKLOAD_PROVIDER_ANNOTATION, Profile, decide_provider
 from kubectl_dgd.core.validate import provider_override, schema
 from kubectl_dgd.core.validate.crd import CrdSchemas
@@ -45,10 +46,10 @@ def mutate(obj: dict[str, Any], profile: Profile, old: dict[str, Any] | None) ->
     """The mutating webhook's changes, in place."""
     provider = _stamp_provider(obj, profile, old)
     for _, component in components(obj):
-        if component.get("replicas") is None and component.get("type") != "lpx":
-            component["replicas"] = 1
+        if component.get("replicas") is None and replicas_default(component) is not None:
+            component["replicas"] = replicas_default(component)
         if provider == "grove" and component.get("minAvailable") is None:
-            component["minAvailable"] = 1
+            component["minAvailable"] = DEFAULT_MIN_AVAILABLE
     provider_override.default_targets(obj)
 
 

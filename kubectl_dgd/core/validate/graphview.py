@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kubectl_dgd.core import graph
 from kubectl_dgd.core.profile import (
     ENABLE_GROVE_ANNOTATION,
     WORKLOAD_PROVIDER_ANNOTATION,
@@ -12,15 +13,11 @@ from kubectl_dgd.core.profile import (
     decide_provider,
 )
 
-WORKER_TYPES: frozenset[str] = frozenset({"worker", "prefill", "decode"})
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
+# The validators read components through core.graph's helpers (one definition each).
+as_dict = graph.mapping
+as_list = graph.as_list
+is_worker = graph.is_worker
+node_count = graph.node_count
 
 
 def dig(obj: Any, *keys: str) -> Any:
@@ -54,19 +51,6 @@ def component_path(i: int) -> str:
 
 def component_names(obj: dict[str, Any]) -> list[str]:
     return [str(c.get("name", "")) for _, c in components(obj)]
-
-
-def is_worker(component: dict[str, Any]) -> bool:
-    return component.get("type") in WORKER_TYPES
-
-
-def node_count(component: dict[str, Any]) -> int:
-    """Nodes per replica; a multinode block without nodeCount means the CRD default 2."""
-    multinode = component.get("multinode")
-    if not isinstance(multinode, dict):
-        return 1
-    count = multinode.get("nodeCount", 2)
-    return count if isinstance(count, int) and not isinstance(count, bool) else 2
 
 
 def experimental(component: dict[str, Any], key: str) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from kubectl_dgd.core import backend
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.graph import ENABLE_GROVE_ANNOTATION, WORKLOAD_PROVIDER_ANNOTATION
 from kubectl_dgd.core.runtime_version import image_tag
 from kubectl_dgd.core.validate import grove_names, lint_env
 from kubectl_dgd.core.validate.graphview import (
@@ -112,8 +113,8 @@ def _backend(obj: dict[str, Any]) -> list[Finding]:
 def _grove_budget(obj: dict[str, Any]) -> list[Finding]:
     notes = annotations_of(obj)
     opted_out = (
-        notes.get("nvidia.com/workload-provider") == "component"
-        or str(notes.get("nvidia.com/enable-grove", "")).lower() == "false"
+        notes.get(WORKLOAD_PROVIDER_ANNOTATION) == "component"
+        or str(notes.get(ENABLE_GROVE_ANNOTATION, "")).lower() == "false"
     )
     if not opted_out:
         return []

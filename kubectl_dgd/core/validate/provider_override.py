@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, required, unsupported
 from kubectl_dgd.core.validate.graphview import (
     Pathway,
@@ -87,7 +88,7 @@ def check(obj: dict[str, Any], way: Pathway, old: dict[str, Any] | None) -> list
 def _check_site(site: Site, way: Pathway, old: dict[str, Any] | None) -> list[Finding]:
     override: dict[str, Any] = site.override
     found: list[Finding] = []
-    if old is not None and "nvidia.com/workload-provider" not in annotations_of(old):
+    if old is not None and WORKLOAD_PROVIDER_ANNOTATION not in annotations_of(old):
         found.append(
             forbidden(
                 site.path,

@@ -6,6 +6,11 @@ import re
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.graph import GROVE_UPDATE_STRATEGY_ANNOTATION as GROVE_UPDATE_STRATEGY
+from kubectl_dgd.core.graph import KUBE_DISCOVERY_MODE_ANNOTATION as DISCOVERY_MODE
+from kubectl_dgd.core.graph import OPERATOR_ORIGIN_VERSION_ANNOTATION as ORIGIN_VERSION
+from kubectl_dgd.core.graph import VLLM_DISTRIBUTED_EXECUTOR_BACKEND_ANNOTATION as VLLM_BACKEND
+from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION as WORKLOAD_PROVIDER
 from kubectl_dgd.core.paths import child
 from kubectl_dgd.core.validate.fielderr import invalid, unsupported
 from kubectl_dgd.core.validate.graphview import (
@@ -14,12 +19,6 @@ from kubectl_dgd.core.validate.graphview import (
     effective_mode,
     experimental,
 )
-
-ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
-VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
-GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
-DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
-WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
 
 # The operator parses the origin version with a lenient semver parser (``1.2`` and ``v1`` pass).
 _LOOSE_SEMVER = re.compile(

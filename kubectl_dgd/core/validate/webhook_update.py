@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION as PROVIDER
+from kubectl_dgd.core.phase import ACTIVE_ROLLOUT_PHASES as ACTIVE_ROLLOUT
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import provider_override, webhook_update_components
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, warning
 from kubectl_dgd.core.validate.graphview import annotations_of, component_names, dig, spec
 from kubectl_dgd.core.validate.webhook_update_topology import TOPOLOGY_IMMUTABLE
 
-PROVIDER = "nvidia.com/workload-provider"
-ACTIVE_ROLLOUT = ("Pending", "InProgress")
 KV_IMMUTABLE = (
     "is immutable and cannot be added, removed, or changed after creation; delete and recreate the "
     "DynamoGraphDeployment to change the KV transfer policy"

@@ -99,6 +99,44 @@ local function progressing(metadata, spec, status)
   return nil
 end
 
+-- Ready replicas of one status.components entry, by kind: a PodCliqueScalingGroup reports
+-- available replicas only; the other kinds their ready ones; an entry without a kind falls
+-- back from ready to available. Unreported counts 0.
+local function ready_replicas(entry)
+  local value
+  if entry.componentKind == "PodCliqueScalingGroup" then
+    value = entry.availableReplicas
+  elseif entry.componentKind == nil and entry.readyReplicas == nil then
+    value = entry.availableReplicas
+  else
+    value = entry.readyReplicas
+  end
+  if type(value) == "number" then return value end
+  return 0
+end
+
+-- "<n> of <m> components ready; waiting for <names>" when a component is short, else nil.
+local function components_short(spec, status)
+  local observed = map(status.components)
+  local total, ready, waiting = 0, 0, {}
+  for _, c in ipairs(list(spec.components)) do
+    c = map(c)
+    local desired = c.replicas
+    if type(desired) ~= "number" then desired = 1 end
+    local name = c.name
+    if type(name) ~= "string" then name = "" end
+    total = total + 1
+    if ready_replicas(map(observed[name])) >= desired then
+      ready = ready + 1
+    else
+      table.insert(waiting, name)
+    end
+  end
+  if ready == total then return nil end
+  return ready .. " of " .. total .. " components ready; waiting for " ..
+    table.concat(waiting, ", ")
+end
+
 -- Argo CD answers for a missing object (Missing) and for one being deleted (Progressing,
 -- "Pending deletion") before it runs this script, so the core's first two rules are not here.
 local function health(o)
@@ -127,6 +165,17 @@ local function health(o)
     end
     if all_zero then
       hs.status, hs.message = "Suspended", "All components are scaled to zero"
+      return hs
+    end
+  end
+  local says_ready = ready.status == "True"
+  if ready.status ~= "True" and ready.status ~= "False" and ready.status ~= "Unknown" then
+    says_ready = status.state == "successful"
+  end
+  if says_ready then
+    local short = components_short(spec, status)
+    if short then
+      hs.status, hs.message = "Progressing", short
       return hs
     end
   end
