@@ -23,7 +23,8 @@ from kubectl_dgd.core.listing import graph_row
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.status import build_status_view
 from kubectl_dgd.usecases.rollout import rollout_state
-from tests.argocd.test_lua import STATUS_FIXTURES, _variants, lua_health, saved
+from tests.argocd.health_variants import variants
+from tests.argocd.test_lua import STATUS_FIXTURES, argocd_health, saved
 from tests.cluster.conftest import component, graph
 from tests.unit.status_fixtures import NOW
 
@@ -43,7 +44,7 @@ OBJECTS = [(p.stem, saved(p)) for p in STATUS_FIXTURES] + _builder_graphs()
 CASES = [
     pytest.param(obj, edit, id=f"{name}-{variant}")
     for name, obj in OBJECTS
-    for variant, edit in _variants()
+    for variant, edit in variants()
 ]
 
 
@@ -71,7 +72,7 @@ def answers(obj: dict[str, Any]) -> dict[str, Answer]:
     view = build_status_view(copy.deepcopy(obj), NOW)
     state = rollout_state(copy.deepcopy(obj))
     verdict, _ = health(copy.deepcopy(obj))
-    lua, _ = lua_health(copy.deepcopy(obj))
+    lua, _ = argocd_health(copy.deepcopy(obj))
     preview = _preview(copy.deepcopy(obj))
     spec_views = [c for c in view.components if c.inSpec]
     reported = isinstance(obj.get("status"), dict)
