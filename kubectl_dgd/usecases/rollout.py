@@ -11,17 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from kubectl_dgd.core.views import Explanation, RolloutState
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
 ROLLING = ("Pending", "InProgress")
-
-
-@dataclass(frozen=True)
-class RolloutState:
-    done: bool
-    failed: bool
-    line: str
 
 
 def _ready_components(graph: dict[str, Any]) -> tuple[int, int]:
@@ -97,8 +91,9 @@ def rollout_status(
     clock: Clock,
     timeout: float | None,
     watch: bool,
-    report: Callable[[str], None],
+    report: Callable[[RolloutState], None],
 ) -> RolloutOutcome:
+    """Follow the graph until it settles or fails; ``report`` gets each new waiting state."""
     graph = cluster.get_graph(name, namespace)
     shown = ""
 
@@ -106,7 +101,7 @@ def rollout_status(
         nonlocal shown
         state = rollout_state(obj)
         if state.line != shown and not state.failed:
-            report(state.line)
+            report(state)
             shown = state.line
         return state
 
@@ -123,9 +118,9 @@ def rollout_status(
     return RolloutOutcome(False, "timed out waiting for the condition")
 
 
-def explain_text(graph: dict[str, Any], now: datetime) -> str:
-    """``rollout explain``: the rolling-update and restart explanations of the status view, as
-    prose, with what the user can do next."""
+def explain(graph: dict[str, Any], now: datetime) -> Explanation:
+    """``rollout explain``: the rolling-update and restart explanations of the status view, and
+    what the user can do next."""
     from kubectl_dgd.core.rollout import explain_restart, explain_rolling_update
     from kubectl_dgd.model.dgd import DynamoGraphDeployment
 
@@ -134,17 +129,14 @@ def explain_text(graph: dict[str, Any], now: datetime) -> str:
     rolling = explain_rolling_update(dgd, now)
     restart = explain_restart(dgd)
     state = rollout_state(graph)
-    paragraphs = [f'dgd "{name}" in namespace "{dgd.metadata.namespace}": {_summary(state)}']
-    if rolling is not None:
-        paragraphs.append("\n".join(rolling.lines))
-    if restart is not None:
-        paragraphs.append("\n".join(restart.lines))
-    if rolling is None and restart is None:
-        paragraphs.append("No rolling update or restart has been recorded for this graph.")
-    paragraphs.append(
-        "What you can do:\n" + "\n".join(f"- {a}" for a in _advice(name, rolling, state))
+    return Explanation(
+        name=name,
+        namespace=dgd.metadata.namespace,
+        summary=_summary(state),
+        rollingUpdate=None if rolling is None else list(rolling.lines),
+        restart=None if restart is None else list(restart.lines),
+        advice=_advice(name, rolling, state),
     )
-    return "\n\n".join(paragraphs) + "\n"
 
 
 def _summary(state: RolloutState) -> str:
