@@ -48,7 +48,6 @@ class Entry:
 
 @dataclass
 class Outcome:
-    stdout: str = ""
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
@@ -256,9 +255,6 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
         _check_duplicates(outcome, namespace)
         if outcome.errors:
             return outcome
-    from kubectl_dgd.output.manifest_yaml import dump_stream
-
-    outcome.stdout = dump_stream([e.obj for e in outcome.entries])
     return outcome
 
 

@@ -270,3 +270,16 @@ class RenderedList:
     def comments(self) -> list[list[str]]:
         """The comment lines above each item of a YAML stream."""
         return [[f"Source: {o.source}"] for o in self.objects]
+
+
+@dataclass(frozen=True)
+class ManifestStream:
+    """Argo CD ``generate``: every object of the application, as one ``---`` YAML stream."""
+
+    objects: list[dict[str, Any]]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"apiVersion": "v1", "kind": "List", "items": self.objects}
+
+    def comments(self) -> list[list[str]]:
+        return [[] for _ in self.objects]
