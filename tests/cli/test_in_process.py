@@ -4,10 +4,15 @@ tests compare with, so both paths must print the same bytes."""
 
 from __future__ import annotations
 
+import copy
 import json
+import shutil
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from kubectl_dgd.core.restart import CREATE_MESSAGE
 from tests.cluster.conftest import NOW, graph
 from tests.conftest import EXAMPLES, GOLDEN
 from tests.fakes import FakeCluster, FakeDeps, invoke
@@ -16,7 +21,7 @@ STATUS = EXAMPLES / "status"
 STATUS_NOW = "2026-11-30T10:00:00Z"
 
 
-def _three_graphs() -> list[dict[str, object]]:
+def _three_graphs() -> list[dict[str, Any]]:
     """The graphs of tests/cluster/test_status_live.py's listing goldens."""
     rolling = graph("rolling", labels={"team": "a"})
     rolling["status"]["state"] = "pending"
@@ -113,7 +118,7 @@ def test_list_json_of_an_empty_namespace_is_an_empty_list() -> None:
 
 # ---- status NAME -----------------------------------------------------------------------------
 
-EVENTS = [
+EVENTS: list[dict[str, Any]] = [
     {
         "type": "Normal",
         "reason": "Reconciled",
@@ -346,3 +351,39 @@ def test_an_unknown_flag_is_one_line_on_the_fake_stderr() -> None:
         "error: No such option '--bogus'. Did you mean '--verbose'? "
         "See 'kubectl dgd validate --help'.\n"
     )
+
+
+# ---- restart -f, diff ------------------------------------------------------------------------
+
+
+def test_restart_file_dry_run_prints_the_golden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "graph.yaml"
+    shutil.copyfile(EXAMPLES / "vllm-agg.yaml", target)
+    before = target.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    fake = FakeDeps()  # no cluster: restart -f never builds one
+    assert invoke(fake, "restart", "-f", "graph.yaml", "--id", "fix-1", "--dry-run") == 0
+    assert target.read_bytes() == before
+    assert fake.out == (GOLDEN / "restart" / "vllm-agg-dry-run.txt").read_text()
+    assert fake.err == (
+        f"warning: apply this only to a graph that already exists: {CREATE_MESSAGE}\n"
+    )
+
+
+def test_diff_of_a_worker_image_prints_the_golden(tmp_path: Path) -> None:
+    live = graph()
+    new = copy.deepcopy(live)
+    new["spec"]["components"][2]["podTemplate"]["spec"]["containers"][0]["image"] = (
+        "nvcr.io/dynamo:1.5.2"
+    )
+    new["spec"]["components"][0]["replicas"] = 2
+    del new["status"], new["metadata"]["creationTimestamp"]
+    path = tmp_path / "graph.json"
+    path.write_text(json.dumps(new))
+    cluster = FakeCluster([live])
+    fake = FakeDeps(cluster, now=NOW)
+    assert invoke(fake, "diff", "-f", str(path)) == 1
+    assert fake.out == (GOLDEN / "cluster" / "diff-worker-image.txt").read_text()
+    assert (fake.err, cluster.calls) == ("", [("get", "dynamo", "my-graph")])
