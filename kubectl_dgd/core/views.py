@@ -267,7 +267,7 @@ class RenderedList:
         items = [json.loads(json.dumps(o.obj)) for o in self.objects]
         return {"apiVersion": "v1", "kind": "List", "items": items}
 
-    def comments(self) -> list[list[str]]:
+    def stream_comments(self) -> list[list[str]]:
         """The comment lines above each item of a YAML stream."""
         return [[f"Source: {o.source}"] for o in self.objects]
 
@@ -281,5 +281,5 @@ class ManifestStream:
     def to_data(self) -> dict[str, Any]:
         return {"apiVersion": "v1", "kind": "List", "items": self.objects}
 
-    def comments(self) -> list[list[str]]:
+    def stream_comments(self) -> list[list[str]]:
         return [[] for _ in self.objects]

@@ -11,7 +11,7 @@ from kubectl_dgd.output.serialize import to_yaml, to_yaml_stream
 
 def render(view: Any, options: Options) -> str:
     data = view.to_data()
-    comments = getattr(view, "comments", None)
+    comments = getattr(view, "stream_comments", None)
     if comments is None:
         return to_yaml(data)
     return to_yaml_stream(list(zip(comments(), data["items"], strict=True)))
