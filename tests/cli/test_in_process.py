@@ -13,23 +13,12 @@ from typing import Any
 import pytest
 
 from kubectl_dgd.core.restart import CREATE_MESSAGE
-from tests.cluster.conftest import NOW, graph
+from tests.cluster.conftest import NOW, graph, three_graphs
 from tests.conftest import EXAMPLES, GOLDEN
 from tests.fakes import FakeCluster, FakeDeps, invoke
 
 STATUS = EXAMPLES / "status"
 STATUS_NOW = "2026-11-30T10:00:00Z"
-
-
-def _three_graphs() -> list[dict[str, Any]]:
-    """The graphs of tests/cluster/test_status_live.py's listing goldens."""
-    rolling = graph("rolling", labels={"team": "a"})
-    rolling["status"]["state"] = "pending"
-    rolling["status"]["rollingUpdate"] = {"phase": "InProgress", "updatedComponents": ["decode"]}
-    rolling["status"]["components"]["prefill"]["readyReplicas"] = 0
-    restarted = graph("restarted", restart={"id": "r1"}, labels={"team": "b"})
-    restarted["status"]["restart"] = {"observedID": "r1", "phase": "Completed"}
-    return [graph(), rolling, restarted, graph("far-away", namespace="other")]
 
 
 # ---- status -f -------------------------------------------------------------------------------
@@ -78,7 +67,7 @@ def test_status_file_with_a_live_flag_is_a_usage_error() -> None:
     ],
 )
 def test_list_against_a_fake_cluster_prints_the_golden(args: tuple[str, ...], golden: str) -> None:
-    cluster = FakeCluster(_three_graphs())
+    cluster = FakeCluster(three_graphs())
     fake = FakeDeps(cluster, now=NOW)
     assert invoke(fake, "list", *args) == 0
     assert fake.err == ""
@@ -87,7 +76,7 @@ def test_list_against_a_fake_cluster_prints_the_golden(args: tuple[str, ...], go
 
 
 def test_list_names_with_a_selector() -> None:
-    cluster = FakeCluster(_three_graphs())
+    cluster = FakeCluster(three_graphs())
     fake = FakeDeps(cluster, now=NOW)
     assert invoke(fake, "list", "-l", "team=a", "-o", "name") == 0
     assert (fake.out, fake.err) == ("dynamographdeployment.nvidia.com/rolling\n", "")
@@ -95,7 +84,7 @@ def test_list_names_with_a_selector() -> None:
 
 
 def test_list_json_is_the_objects_in_a_v1_list() -> None:
-    fake = FakeDeps(FakeCluster(_three_graphs()), now=NOW)
+    fake = FakeDeps(FakeCluster(three_graphs()), now=NOW)
     assert invoke(fake, "list", "-o", "json") == 0
     data = json.loads(fake.out)
     assert (data["apiVersion"], data["kind"]) == ("v1", "List")
