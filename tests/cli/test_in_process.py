@@ -376,3 +376,32 @@ def test_diff_of_a_worker_image_prints_the_golden(tmp_path: Path) -> None:
     assert invoke(fake, "diff", "-f", str(path)) == 1
     assert fake.out == (GOLDEN / "cluster" / "diff-worker-image.txt").read_text()
     assert (fake.err, cluster.calls) == ("", [("get", "dynamo", "my-graph")])
+
+
+def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None:
+    def restarting(rv: str, phase: str, in_progress: list[str]) -> dict[str, Any]:
+        obj = graph(restart={"id": "r9", "strategy": {"type": "Sequential"}})
+        obj["metadata"]["resourceVersion"] = rv
+        obj["status"]["restart"] = {"observedID": "r9", "phase": phase, "inProgress": in_progress}
+        return obj
+
+    script = [
+        ("MODIFIED", restarting("2", "Restarting", ["decode"])),
+        ("MODIFIED", restarting("3", "Restarting", ["decode"])),  # no change: no new line
+        ("MODIFIED", restarting("4", "Completed", [])),
+    ]
+    cluster = FakeCluster([graph()], watch_scripts=[script])
+    fake = FakeDeps(cluster, now=NOW)
+    assert invoke(fake, "restart", "my-graph", "--id", "r9", "--wait", "--timeout", "1m") == 0
+    assert fake.out == (
+        "dynamo/my-graph: restart id (none) -> r9\n"
+        "strategy: Sequential (default order: Frontend, decode, prefill)\n"
+        "dynamographdeployment.nvidia.com/my-graph restart requested\n"
+        "restart r9 completed\n"
+    )
+    assert fake.err == (
+        "restart r9: waiting for the operator; next: Frontend, decode, prefill\n"
+        "restart r9: Restarting; done: Frontend; in progress: decode; next: prefill\n"
+        "restart r9: Completed; done: Frontend, decode, prefill\n"
+    )
+    assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "watch"]
