@@ -49,8 +49,7 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
       kubectl dgd rollout status my-graph --watch=false
     """
     from kubectl_dgd.adapters.kubeconfig import parse_timeout
-    from kubectl_dgd.core.views import RolloutState
-    from kubectl_dgd.usecases.rollout import rollout_status
+    from kubectl_dgd.usecases.rollout import RolloutState, rollout_status
 
     deps = current_deps()
     limit = parse_timeout(timeout)

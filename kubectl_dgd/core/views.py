@@ -122,18 +122,6 @@ class GraphName:
 
 
 @dataclass(frozen=True)
-class RolloutState:
-    """Where ``rollout status`` stands: settled, failed, or waiting (``line`` says for what)."""
-
-    done: bool
-    failed: bool
-    line: str
-
-    def to_data(self) -> dict[str, Any]:
-        return {"done": self.done, "failed": self.failed, "message": self.line}
-
-
-@dataclass(frozen=True)
 class Explanation:
     """``rollout explain``: the state in one sentence, the rolling-update and restart
     explanations (None: nothing recorded), and what the user can do next."""

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from kubectl_dgd.output.printer import Options
 
 if TYPE_CHECKING:
-    from kubectl_dgd.core.views import Explanation, RolloutState
+    from kubectl_dgd.core.views import Explanation
 
 
-def draw_state(state: RolloutState, options: Options, wide: bool) -> str:
+class _State(Protocol):
+    """``usecases.rollout.RolloutState``: its line says where the rollout stands."""
+
+    @property
+    def line(self) -> str: ...
+
+
+def draw_state(state: _State, options: Options, wide: bool) -> str:
     return state.line + "\n"
 
 

@@ -11,11 +11,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.views import Explanation, RolloutState
+from kubectl_dgd.core.views import Explanation
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
 ROLLING = ("Pending", "InProgress")
+
+
+@dataclass(frozen=True)
+class RolloutState:
+    done: bool
+    failed: bool
+    line: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {"done": self.done, "failed": self.failed, "message": self.line}
 
 
 def _ready_components(graph: dict[str, Any]) -> tuple[int, int]:

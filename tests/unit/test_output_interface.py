@@ -18,12 +18,12 @@ from kubectl_dgd.core.views import (
     ManifestStream,
     RenderedList,
     RestartSummary,
-    RolloutState,
 )
 from kubectl_dgd.errors import UsageError
 from kubectl_dgd.output.printer import FORMATS, Options, format_view, print_view
 from kubectl_dgd.output.serialize import to_yaml
 from kubectl_dgd.output.style import Style
+from kubectl_dgd.usecases.rollout import RolloutState
 
 PACKAGE = Path(__file__).resolve().parents[2] / "kubectl_dgd"
 
