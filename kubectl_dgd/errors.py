@@ -32,6 +32,12 @@ class RefusedError(DgdError):
     exit_code = Exit.FAILED
 
 
+class ReconcileError(DgdError):
+    """Admission would accept the object, but the operator would fail to reconcile it."""
+
+    exit_code = Exit.FAILED
+
+
 class NotFoundError(DgdError):
     exit_code = Exit.NOT_FOUND
 

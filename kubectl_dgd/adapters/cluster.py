@@ -19,13 +19,13 @@ from urllib.parse import urlencode
 
 from kubectl_dgd.adapters.kubeconfig import ResolvedConfig, client_configuration
 from kubectl_dgd.errors import ApiError, ConflictError, DgdError, NotFoundError
+from kubectl_dgd.model.kinds import CRD_MISSING
 
 GROUP = "nvidia.com"
 VERSION = "v1beta1"
 PLURAL = "dynamographdeployments"
 KIND = "DynamoGraphDeployment"
 CRD_NAME = f"{PLURAL}.{GROUP}"
-CRD_MISSING = f"the {KIND} CRD ({CRD_NAME}) is not installed in this cluster"
 MERGE_PATCH = "application/merge-patch+json"
 # A server answering 429 or 5xx with Retry-After is asked again (client-go allows 10 tries).
 MAX_RETRIES = 5

@@ -39,7 +39,7 @@ def announcements(app_dir: Path, env: Mapping[str, str]) -> list[dict[str, Any]]
     except InputError:
         return []
     graphs: dict[str, str] = {}
-    per_graph: list[dict[str, Any]] = []
+    per_graph: dict[str, tuple[str, dict[str, Any]]] = {}  # by namespace/name: (name, parameter)
     for path in list_manifests(source).files:
         shown = source.display(path)
         try:
@@ -58,18 +58,26 @@ def announcements(app_dir: Path, env: Mapping[str, str]) -> list[dict[str, Any]]
                 key = f"{namespace}/{name}" if namespace else name
                 spec = _mapping(obj.get("spec"))
                 components = [c for c in spec.get("components") or [] if isinstance(c, dict)]
+                if key in graphs:  # the same graph twice: generate refuses it; announce it once
+                    continue
                 graphs[key] = f"{shown}:{line}, {len(components)} components"
-                per_graph.append(
+                per_graph[key] = (
+                    name,
                     {
-                        "name": f"components.{name}",
                         "title": f"Components of {key} (information only)",
                         "tooltip": "Read from the graph in Git; setting this parameter changes nothing.",
                         "collectionType": "map",
                         "map": {str(c.get("name")): _component_summary(c) for c in components},
-                    }
+                    },
                 )
     if not graphs:
         return []
+    names = [name for name, _ in per_graph.values()]
+    # Parameter names must be unique: a name shared by graphs of two namespaces is qualified.
+    parameters = [
+        {"name": f"components.{key if names.count(name) > 1 else name}", **parameter}
+        for key, (name, parameter) in per_graph.items()
+    ]
     head = {
         "name": "graphs",
         "title": "DynamoGraphDeployments in this application (information only)",
@@ -77,4 +85,4 @@ def announcements(app_dir: Path, env: Mapping[str, str]) -> list[dict[str, Any]]
         "collectionType": "map",
         "map": graphs,
     }
-    return [head, *per_graph]
+    return [head, *parameters]

@@ -49,7 +49,7 @@ def _label_values(node: Any, key: str) -> set[str]:
 
 
 def _on_template_change(component: dict[str, Any], provider: str) -> str:
-    """What a change of this component's pod template does (fact sheet §5)."""
+    """What a change of this component's pod template does (docs/operator-semantics.md#rolling-update)."""
     if provider == "grove":
         return "Grove rolls the changed cliques natively (PodCliqueSet update strategy)"
     if component.get("type") in WORKER_TYPES:

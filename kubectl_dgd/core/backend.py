@@ -1,4 +1,4 @@
-"""Backend framework detection from a worker's command line (fact sheet §7).
+"""Backend framework detection from a worker's command line (docs/operator-semantics.md#backend-detection).
 
 The operator joins the ``main`` container's command and args with spaces and looks for
 ``python… -m dynamo.<framework>``; a match that only appears after ``|``, ``&`` or ``;`` does not count.

@@ -1,4 +1,6 @@
-"""GPU counting as the operator does it for ``gpusPerEngine`` / ``gpusPerReplica`` (fact sheet §6.1).
+"""GPU counting as the operator does it for ``gpusPerEngine`` / ``gpusPerReplica``.
+
+See docs/operator-semantics.md#component-status.
 
 Rules reproduced:
 

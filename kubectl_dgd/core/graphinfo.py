@@ -27,5 +27,5 @@ def observed_provider(dgd: DynamoGraphDeployment) -> tuple[str | None, str | Non
 
 
 def base_runtime_namespace(dgd: DynamoGraphDeployment) -> str:
-    """``<namespace>-<name with dots as dashes>`` (fact sheet §3.3)."""
+    """``<namespace>-<name with dots as dashes>``, the runtime namespace."""
     return runtime_namespace(dgd.metadata.namespace or "default", dgd.metadata.name, False)

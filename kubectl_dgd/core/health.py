@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 HealthStatus = Literal["Healthy", "Progressing", "Degraded", "Suspended", "Missing"]
 
-# Ready reasons the operator writes when reconciling failed (fact sheet §6.3).
+# Ready reasons the operator writes when reconciling failed (docs/operator-semantics.md#conditions).
 FAILURE_REASONS = frozenset(
     {
         "failed_to_reconcile_the_resources",

@@ -1,6 +1,6 @@
 """What applying a changed graph over the live one will do, per component (``diff``).
 
-The operator's rules (fact sheet §2.2, §4, §5, §3.1):
+The operator's rules (docs/operator-semantics.md, sections Update rules, Restart, Rolling update):
 - admission first: if the update would be rejected (immutable fields, the component set, a
   restart during a rolling update, ...) nothing changes at all;
 - component pathway: the worker hash covers every worker component (worker/prefill/decode)
@@ -10,7 +10,7 @@ The operator's rules (fact sheet §2.2, §4, §5, §3.1):
   namespace); multinode workers (LeaderWorkerSet) roll natively instead;
 - non-worker components run in plain Deployments: a template change rolls them in place;
 - Grove pathway: the PodCliqueSet rolls changed cliques natively;
-- a replicas change alone is a scale; a new ``spec.restart.id`` restarts components (§4).
+- a replicas change alone is a scale; a new ``spec.restart.id`` restarts components.
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ ImpactKind = Literal[
     "none",
 ]
 WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
-# Not part of a component's rollout inputs (§5): they scale or are admission-only.
+# Left out of the worker hash, so not rollout inputs: they scale or are admission-only.
 _NOT_HASHED = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
-# DGD metadata annotations the operator copies onto every pod template (§3.4).
+# DGD metadata annotations the operator copies onto every pod template
+# (docs/operator-semantics.md#pod-template-merge).
 PROPAGATED_ANNOTATIONS = (
     "nvidia.com/enable-metrics",
     "nvidia.com/dynamo-discovery-backend",
@@ -92,7 +93,7 @@ def _components(obj: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _graph_context(obj: dict[str, Any]) -> dict[str, Any]:
-    """Graph-level inputs that land in every component's pod template (§3.4)."""
+    """Graph-level inputs that land in every component's pod template."""
     spec = _mapping(obj.get("spec"))
     annotations = _mapping(_mapping(obj.get("metadata")).get("annotations"))
     return {

@@ -1,4 +1,4 @@
-"""How the operator names the children of a graph (fact sheet §3.2, §3.3, §3.5, §3.6)."""
+"""How the operator names the children of a graph (docs/operator-semantics.md#child-names)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ class Profile:
 def decide_provider(
     annotations: dict[str, str] | None, profile: Profile, *, creating: bool = True
 ) -> Provider:
-    """The workload provider the operator will use for this object (fact sheet §2.0 / §3.9)."""
+    """The workload provider the operator will use for this object (docs/operator-semantics.md#workload-provider)."""
     if profile.provider is not None:
         return profile.provider
     annotations = annotations or {}

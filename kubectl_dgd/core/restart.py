@@ -1,4 +1,4 @@
-"""The restart plan: which ``spec.restart`` to write, or why admission would refuse it (§4, §2.1).
+"""The restart plan: which ``spec.restart`` to write, or why admission would refuse it (docs/operator-semantics.md#restart).
 
 Pure: the graph comes in as a plain mapping and the time as an argument. Shared by
 ``restart -f`` (edit a file), the live ``restart NAME`` and the Argo CD plugin.

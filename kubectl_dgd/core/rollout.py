@@ -1,4 +1,4 @@
-"""Explanations of a graph's rolling update (fact sheet §5, §3.3) and restart (§4).
+"""Explanations of a graph's rolling update and restart (docs/operator-semantics.md#rolling-update, #restart).
 
 Both are view models with the facts as fields and ``lines``, the same facts as prose, so the
 status view, ``rollout explain`` and the restart ``--wait`` progress can share them.
@@ -344,7 +344,7 @@ def _names(names: list[str]) -> str:
 
 
 def restart_order(dgd: DynamoGraphDeployment) -> tuple[list[str], Literal["spec", "alphabetical"]]:
-    """The sequential order: ``strategy.order`` when given, else names in byte order (§4)."""
+    """The sequential order: ``strategy.order`` when given, else names in byte order (no frontend-last rule)."""
     restart = dgd.spec.restart
     if restart and restart.strategy and restart.strategy.order:
         return list(restart.strategy.order), "spec"

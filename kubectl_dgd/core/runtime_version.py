@@ -1,4 +1,7 @@
-"""The runtime version of a component, from its main image tag or its override (fact sheet §2.3)."""
+"""The runtime version of a component, from its main image tag or its override.
+
+See docs/operator-semantics.md#runtime-version.
+"""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ from kubectl_dgd.model.dgd import (
     DynamoGraphDeployment,
 )
 
-# PodCliqueScalingGroups report no readyReplicas (fact sheet §6.1): their available ones count.
+# PodCliqueScalingGroups report no readyReplicas: their available ones count.
 _READY_FROM_AVAILABLE = frozenset({"PodCliqueScalingGroup"})
 
 

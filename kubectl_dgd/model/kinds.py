@@ -7,6 +7,9 @@ API_GROUP = "nvidia.com"
 KIND = "DynamoGraphDeployment"
 V1BETA1 = "nvidia.com/v1beta1"
 V1ALPHA1 = "nvidia.com/v1alpha1"
+CRD_NAME = f"dynamographdeployments.{API_GROUP}"
+# Said by the cluster adapter on a 404 and by validate --live; here so neither imports the other.
+CRD_MISSING = f"the {KIND} CRD ({CRD_NAME}) is not installed in this cluster"
 WORKER_TYPES: frozenset[str] = frozenset({"worker", "prefill", "decode"})
 
 

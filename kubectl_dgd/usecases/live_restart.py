@@ -136,7 +136,7 @@ def request_restart(
 
 
 def progress_of(graph: dict[str, Any], plan: RestartPlan) -> RestartProgress:
-    """Where a restart stands: done / in progress / next, in the controller's order (§4)."""
+    """Where a restart stands: done / in progress / next, in the controller's order."""
     status = (graph.get("status") or {}).get("restart") or {}
     restart_id = plan.new_id
     if status.get("observedID") != restart_id:

@@ -6,14 +6,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from kubectl_dgd.adapters.cluster import CRD_MISSING
 from kubectl_dgd.adapters.yamlload import expand_paths, load_file
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
 from kubectl_dgd.errors import ApiError, InputError, NotFoundError, UsageError
-from kubectl_dgd.model.kinds import is_dgd
+from kubectl_dgd.model.kinds import CRD_MISSING, is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
 from kubectl_dgd.usecases.validate import unpack, validate_documents
 

@@ -1,7 +1,8 @@
 """``rollout status NAME``: wait, like ``kubectl rollout status``, until the graph has settled.
 
 Settled = the operator has observed the current generation, the Ready condition is True, no
-managed rolling update is Pending/InProgress (§5) and the requested restart, if any, is done (§4).
+managed rolling update is Pending/InProgress and the requested restart, if any, is done
+(see docs/operator-semantics.md#rolling-update and #restart).
 """
 
 from __future__ import annotations

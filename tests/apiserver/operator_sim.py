@@ -1,5 +1,6 @@
-"""A simulated Dynamo operator (tests only): it advances DGD status as the fact sheet's §4 and §5
-describe, writing through the store as the status subresource would, so watches see each step.
+"""A simulated Dynamo operator (tests only): it advances DGD status as the operator's restart and
+rolling-update controllers do (docs/operator-semantics.md#restart, #rolling-update), writing
+through the store as the status subresource would, so watches see each step.
 
 One ``step()`` is one reconcile of every DGD: observedGeneration; restarts (sequential in the
 given order or alphabetically, one component per ``restart_ticks`` steps; parallel all at once;

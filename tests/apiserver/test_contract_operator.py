@@ -1,4 +1,4 @@
-"""The simulated operator advances status as the Dynamo operator does (fact sheet §4, §5)."""
+"""The simulated operator advances status as the Dynamo operator does (restarts, rolling updates)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Admission rules of the Dynamo operator's webhook that tests may switch on (store.validators).
 
 Only what the live commands can trip over; the offline validator has the full rule set. The
-webhook name is this emulation's: the fact sheet gives the messages, not the registration name.
+webhook name is this emulation's: the operator's messages are reproduced, its registration name
+is not.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ ACTIVE_ROLLOUT = ("Pending", "InProgress")
 def restart_frozen_during_rolling_update(
     operation: str, rt: ResourceType, old: dict[str, Any] | None, new: dict[str, Any]
 ) -> list[tuple[str, str, str]] | None:
-    """§2.2: a new spec.restart.id while status.rollingUpdate is Pending or InProgress."""
+    """Update rule: a new spec.restart.id while status.rollingUpdate is Pending or InProgress."""
     if operation != "UPDATE" or rt != DGD or old is None:
         return None
     phase = ((old.get("status") or {}).get("rollingUpdate") or {}).get("phase")

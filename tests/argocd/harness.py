@@ -7,10 +7,12 @@ harness reproduces:
 - the command is ``spec.generate.command + spec.generate.args`` from plugin.yaml, run directly
   (no shell), with the application path inside the copy as working directory;
 - the environment is the sidecar's own (here only PATH: no HOME, no locale) plus the build
-  environment and the plugin's env and parameters, with every empty value dropped;
+  environment and the plugin's env and parameters; an empty value is passed as ``NAME=``
+  (cmpserver's ``environ`` skips only entries without a name);
 - stdout is split as ``kube.SplitYAMLToString`` does (a YAML-or-JSON decoder: ``---`` lines
   separate YAML documents, empty and ``null`` documents are skipped) and every document must
-  unmarshal into an object with apiVersion and kind, read with YAML 1.1 rules as Go does.
+  unmarshal into an object with apiVersion and kind, read as Go's YAML reader (go-yaml v2, under
+  sigs.k8s.io/yaml) reads it: not PyYAML's YAML 1.1 rules, which differ (see ``GoYamlLoader``).
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def argocd_env(
     sidecar_env: dict[str, str] | None = None,
     for_parameters: bool = False,
 ) -> dict[str, str]:
-    """The environment the cmp-server gives a command (empty values dropped, as Argo CD does)."""
+    """The environment the cmp-server gives a command (empty values kept, as Argo CD keeps them)."""
     env: dict[str, str] = {"PATH": f"{BIN}:/usr/local/bin:/usr/bin:/bin"}
     env.update(sidecar_env or {})
     build = {
@@ -119,7 +121,7 @@ def argocd_env(
                 env[f"PARAM_{key}_{i}"] = item
             for k, v in param.get("map", {}).items():
                 env[f"PARAM_{key}_{re.sub(r'[^A-Z0-9_]', '_', k.upper())}"] = v
-    return {k: v for k, v in env.items() if v != ""}
+    return env
 
 
 def run_plugin(
@@ -137,7 +139,6 @@ def run_plugin(
     argv = [*step["command"], *step.get("args", [])]
     env = argocd_env(app_path, for_parameters=command != "generate", **env_args)
     env.update(env_overrides or {})
-    env = {k: v for k, v in env.items() if v != ""}
     with tempfile.TemporaryDirectory(prefix="_cmp_server") as tmp:
         checkout = Path(workdir or tmp) / "checkout"
         shutil.copytree(repo, checkout, symlinks=True)
@@ -154,6 +155,65 @@ def run_plugin(
 
 
 _SEPARATOR = re.compile(r"^---")
+
+
+class GoYamlLoader(yaml.SafeLoader):  # type: ignore[misc]
+    """Plain scalars resolved as go-yaml v2 resolves them, where PyYAML's YAML 1.1 rules differ:
+    ``y``/``Y``/``n``/``N`` are booleans, and an integer is whatever Go's
+    ``strconv.ParseInt(s, 0, 64)`` reads (``0o17`` and ``017`` are 15, ``0b101`` is 5,
+    underscores allowed), while ``190:20:30`` (sexagesimal in PyYAML) is a string."""
+
+
+GoYamlLoader.yaml_implicit_resolvers = {
+    first: [
+        (tag, regexp)
+        for tag, regexp in resolvers
+        if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int")
+    ]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+GoYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool",
+    re.compile(
+        r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$"
+    ),
+    list("yYnNtTfFoO"),
+)
+_GO_INT = re.compile(
+    r"^[-+]?(?:0[bB][01_]+|0[oO][0-7_]+|0[xX][0-9a-fA-F_]+|0[0-7_]*|[1-9][0-9_]*)$"
+)
+GoYamlLoader.add_implicit_resolver("tag:yaml.org,2002:int", _GO_INT, list("-+0123456789"))
+
+
+def _go_bool(loader: yaml.SafeLoader, node: yaml.Node) -> bool:
+    return loader.construct_scalar(node) in (
+        "y",
+        "Y",
+        "yes",
+        "Yes",
+        "YES",
+        "true",
+        "True",
+        "TRUE",
+        "on",
+        "On",
+        "ON",
+    )
+
+
+def _go_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
+    text = str(loader.construct_scalar(node)).replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    if digits[:2] in ("0o", "0O"):
+        return sign * int(digits[2:], 8)
+    if len(digits) > 1 and digits[0] == "0" and digits[1] not in "xXbB":
+        return sign * int(digits, 8)
+    return sign * int(digits, 0)
+
+
+GoYamlLoader.add_constructor("tag:yaml.org,2002:bool", _go_bool)
+GoYamlLoader.add_constructor("tag:yaml.org,2002:int", _go_int)
 
 
 def split_like_argocd(stdout: str) -> list[dict[str, Any]]:
@@ -182,7 +242,7 @@ def split_like_argocd(stdout: str) -> list[dict[str, Any]]:
         chunks.append("".join(current))
     objects = []
     for chunk in chunks:
-        data = yaml.safe_load(chunk)  # PyYAML: YAML 1.1, as Go's yaml reader
+        data = yaml.load(chunk, Loader=GoYamlLoader)
         if data is None:
             continue
         assert isinstance(data, dict), f"not an object: {chunk[:80]!r}"

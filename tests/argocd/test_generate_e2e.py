@@ -300,3 +300,34 @@ def test_restart_requested_in_git_with_restart_f_syncs_with_a_warning(tmp_path: 
     ]
     assert "spec.restart must be unset on create" in run.stderr
     assert "fine for a graph that exists" in run.stderr
+
+
+def test_strings_go_reads_as_booleans_or_numbers_stay_strings(tmp_path: Path) -> None:
+    # go-yaml v2 (sigs.k8s.io/yaml) reads a bare y/N as booleans and 0o17 or 017 as 15;
+    # the harness reads the output as Go does (harness.GoYamlLoader).
+    repo = repo_copy(tmp_path)
+    graph_file = repo / "apps" / "plain" / "agg.yaml"
+    text = graph_file.read_text()
+    anchor = '            example.com/enabled: "on"\n'
+    assert anchor in text
+    words = {
+        "example.com/y": "y",
+        "example.com/n": "N",
+        "example.com/octal": "0o17",
+        "example.com/zero": "017",
+    }
+    extra = "".join(f'            {k}: "{v}"\n' for k, v in words.items())
+    graph_file.write_text(text.replace(anchor, anchor + extra))
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 0, run.stderr
+    annotations = run.objects[0]["spec"]["components"][1]["podTemplate"]["metadata"]["annotations"]
+    assert {k: annotations[k] for k in words} == words
+
+
+def test_the_harness_reads_yaml_as_go_does() -> None:
+    from tests.argocd.harness import split_like_argocd
+
+    (obj,) = split_like_argocd(
+        "apiVersion: v1\nkind: ConfigMap\ndata: {a: y, b: 0o17, c: 017, d: 1:30}\n"
+    )
+    assert obj["data"] == {"a": True, "b": 15, "c": 15, "d": "1:30"}

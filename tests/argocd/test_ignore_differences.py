@@ -1,140 +1,44 @@
 """The ignoreDifferences snippet, evaluated as Argo CD evaluates it.
 
 Argo CD removes each ``jsonPointers`` entry and runs ``del(<expression>)`` for each
-``jqPathExpressions`` entry (gojq) on both the desired and the live object before diffing. Here
-jq plays gojq: a graph as written in Git must compare equal to the same graph after the
-operator's webhook and the CRD schema filled in their defaults (fact sheet §8), and a value set
-in Git that differs from the live one must still show.
+``jqPathExpressions`` entry on its own, with gojq, on both the desired and the live object before
+diffing (tests/argocd/argo_semantics.py). A graph as written in Git must compare equal to the
+same graph after the operator's webhook and the CRD schema filled in their defaults
+(docs/operator-semantics.md#gitops-drift), and a value
+set in Git that differs from the live one must still show.
 """
 
 from __future__ import annotations
 
-import copy
-import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from tests.argocd.argo_semantics import GOJQ, normalize
+from tests.argocd.live_objects import git_graph, live_graph
+
 ROOT = Path(__file__).resolve().parents[2]
 CM = ROOT / "argocd-plugin" / "resource-customizations" / "argocd-cm.yaml"
 KEY = "resource.customizations.ignoreDifferences.nvidia.com_DynamoGraphDeployment"
-JQ = shutil.which("jq")
 
-pytestmark = pytest.mark.skipif(JQ is None, reason="jq is not installed")
+pytestmark = pytest.mark.skipif(GOJQ is None, reason="gojq is not installed")
 
 
-def _ignore() -> dict[str, list[str]]:
+def system_rules() -> list[dict[str, Any]]:
+    """The argocd-cm override, as Argo CD turns it into one ignore rule for the kind."""
     data = yaml.safe_load(CM.read_text())["data"]
-    ignore: dict[str, list[str]] = yaml.safe_load(data[KEY])
-    return ignore
+    ignore: dict[str, Any] = yaml.safe_load(data[KEY])
+    return [{"group": "nvidia.com", "kind": "DynamoGraphDeployment", **ignore}]
 
 
 def _normalize(obj: dict[str, Any]) -> dict[str, Any]:
-    ignore = _ignore()
-    out = copy.deepcopy(obj)
-    for pointer in ignore.get("jsonPointers", []):
-        parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
-        node: Any = out
-        for part in parts[:-1]:
-            node = node.get(part) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            node.pop(parts[-1], None)
-    program = " | ".join(f"del({e})" for e in ignore.get("jqPathExpressions", []))
-    proc = subprocess.run(
-        [str(JQ), "-c", program], input=json.dumps(out), capture_output=True, text=True, check=True
-    )
-    result: dict[str, Any] = json.loads(proc.stdout)
-    return result
-
-
-def _container() -> dict[str, Any]:
-    return {"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0"}
-
-
-def _git() -> dict[str, Any]:
-    """A graph as a user writes it: every defaulted field left out."""
-    return {
-        "apiVersion": "nvidia.com/v1beta1",
-        "kind": "DynamoGraphDeployment",
-        "metadata": {"name": "g", "namespace": "dynamo", "annotations": {"team": "ml"}},
-        "spec": {
-            "restart": {"id": "r1", "strategy": {}},
-            "experimental": {"kvTransferPolicy": {}},
-            "providerOverride": {"apiVersion": "grove.io/v1alpha1", "value": {}},
-            "components": [
-                {"name": "Frontend", "type": "frontend", "podTemplate": {"spec": {}}},
-                {
-                    "name": "Worker",
-                    "type": "worker",
-                    "replicas": 4,
-                    "scalingAdapter": {},
-                    "providerOverride": {"apiVersion": "grove.io/v1alpha1", "value": {}},
-                    "experimental": {
-                        "gpuMemoryService": {},
-                        "failover": {},
-                        "checkpoint": {},
-                    },
-                    "eppConfig": {"configMapRef": {}},
-                },
-                {
-                    "name": "Big",
-                    "type": "worker",
-                    "replicas": 2,
-                    "multinode": {
-                        "leader": {
-                            "providerOverride": {"apiVersion": "grove.io/v1alpha1", "value": {}}
-                        },
-                        "worker": {
-                            "providerOverride": {"apiVersion": "grove.io/v1alpha1", "value": {}}
-                        },
-                    },
-                },
-            ],
-        },
-    }
-
-
-def _live() -> dict[str, Any]:
-    """The same graph after admission defaulted it and the operator adopted it."""
-    obj = _git()
-    meta, spec = obj["metadata"], obj["spec"]
-    meta["annotations"] |= {
-        "nvidia.com/workload-provider": "grove",
-        "nvidia.com/dynamo-operator-origin-version": "1.4.0",
-        "nvidia.com/current-worker-hash-v2": "0a1b2c3d",
-        "nvidia.com/current-worker-hash": "legacy",
-    }
-    spec["restart"]["strategy"]["type"] = "Sequential"
-    spec["experimental"]["kvTransferPolicy"]["enforcement"] = "required"
-    spec["providerOverride"]["target"] = "PodCliqueSet"
-    frontend, worker, big = spec["components"]
-    frontend |= {"replicas": 1, "minAvailable": 1}
-    worker |= {"replicas": 7, "minAvailable": 1}  # scaled through its adapter
-    worker["providerOverride"]["target"] = "PodCliqueTemplateSpec"
-    worker["experimental"]["gpuMemoryService"] |= {
-        "mode": "IntraPod",
-        "deviceClassName": "gpu.nvidia.com",
-    }
-    worker["experimental"]["failover"] |= {"mode": "IntraPod", "numShadows": 1}
-    worker["experimental"]["checkpoint"] |= {
-        "startupPolicy": "Immediate",
-        "deletionPolicy": "Delete",
-        "targetContainerName": "main",
-    }
-    worker["eppConfig"]["configMapRef"]["name"] = ""
-    big["minAvailable"] = 1
-    big["multinode"]["nodeCount"] = 2
-    big["multinode"]["leader"]["providerOverride"]["target"] = "PodCliqueTemplateSpec"
-    big["multinode"]["worker"]["providerOverride"]["target"] = "PodCliqueTemplateSpec"
-    return obj
+    return normalize(obj, system_rules())
 
 
 def test_a_graph_from_git_equals_its_defaulted_live_object() -> None:
-    assert _normalize(_git()) == _normalize(_live())
+    assert _normalize(git_graph()) == _normalize(live_graph())
 
 
 @pytest.mark.parametrize(
@@ -150,12 +54,12 @@ def test_a_graph_from_git_equals_its_defaulted_live_object() -> None:
 def test_a_value_set_in_git_that_differs_from_the_default_still_shows(
     where: tuple[Any, ...], git_value: Any
 ) -> None:
-    git = _git()
+    git = git_graph()
     node: Any = git["spec"]
     for key in where[:-1]:
         node = node[key]
     node[where[-1]] = git_value
-    assert _normalize(git) != _normalize(_live())
+    assert _normalize(git) != _normalize(live_graph())
 
 
 def test_every_expression_runs_on_a_graph_without_the_optional_fields() -> None:
@@ -191,7 +95,7 @@ def _roles_graph(worker_replicas: int | None = None) -> dict[str, Any]:
     }
 
 
-def _roles_live() -> dict[str, Any]:
+def _roleslive_graph() -> dict[str, Any]:
     obj = _roles_graph()
     component = obj["spec"]["components"][0]
     component["minAvailable"] = 1
@@ -201,8 +105,8 @@ def _roles_live() -> dict[str, Any]:
 
 
 def test_defaulted_multinode_role_replicas_are_ignored() -> None:
-    assert _normalize(_roles_graph()) == _normalize(_roles_live())
+    assert _normalize(_roles_graph()) == _normalize(_roleslive_graph())
 
 
 def test_role_replicas_set_in_git_to_another_value_still_show() -> None:
-    assert _normalize(_roles_graph(worker_replicas=2)) != _normalize(_roles_live())
+    assert _normalize(_roles_graph(worker_replicas=2)) != _normalize(_roleslive_graph())

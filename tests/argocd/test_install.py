@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -110,3 +114,166 @@ def test_example_applications_name_the_plugin() -> None:
         for app in yaml.safe_load_all(path.read_text()):
             assert app["kind"] == "Application", path
             assert app["spec"]["source"]["plugin"]["name"] == "dgd", path
+
+
+_LOADED_DISTRIBUTIONS = """
+import atexit, importlib.metadata as md, sys
+def report():
+    dists = md.packages_distributions()
+    names = {d for m in list(sys.modules) for d in dists.get(m.split(".")[0], [])}
+    from kubectl_dgd.core.validate import cel_env
+    if cel_env._LOADED:  # the CEL extension is loaded by path, outside sys.modules
+        names.add("common-expression-language")
+    print(",".join(sorted(names)), file=sys.stderr)
+atexit.register(report)
+sys.argv = ["dgd-argocd", "generate"]
+from kubectl_dgd.argocd.main import main
+main()
+"""
+
+
+def _requirements() -> set[str]:
+    lines = (PLUGIN / "requirements.txt").read_text().splitlines()
+    names = {re.split(r"[<>=!~ ]", line.strip())[0] for line in lines}
+    return {n.lower() for n in names if n and not n.startswith("#")}
+
+
+@pytest.mark.parametrize(
+    ("app", "env"), [("plain", {}), ("invalid", {}), ("mixed", {"PARAM_CHILDREN": "preview"})]
+)
+def test_the_image_requirements_cover_everything_generate_loads(
+    app: str, env: dict[str, str]
+) -> None:
+    repo = ROOT / "tests" / "fixtures" / "argocd" / "repo"
+    proc = subprocess.run(
+        [sys.executable, "-c", _LOADED_DISTRIBUTIONS],
+        cwd=repo / "apps" / app,
+        env={
+            "PATH": os.environ["PATH"],
+            "ARGOCD_APP_SOURCE_PATH": f"apps/{app}",
+            "ARGOCD_APP_NAME": "a",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert proc.returncode == (1 if app == "invalid" else 0), proc.stderr
+    loaded = set(proc.stderr.strip().splitlines()[-1].lower().split(","))
+    loaded -= {"kubectl-dgd", "setuptools"}  # ours; setuptools only through its import hook
+    assert "common-expression-language" in loaded
+    assert loaded <= _requirements(), loaded - _requirements()
+    assert not loaded & {"kubernetes", "deepdiff", "pydantic", "rich", "typer"}
+
+
+def test_the_image_installs_only_the_plugin_requirements() -> None:
+    dockerfile = (PLUGIN / "Dockerfile").read_text()
+    assert "--no-deps" in dockerfile and "-r requirements.txt" in dockerfile
+    declared = {
+        re.split(r"[<>=!~ ]", d)[0].lower() for d in _pyproject()["project"]["dependencies"]
+    }
+    assert _requirements() <= declared
+
+
+def _pyproject() -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_dockerignore_keeps_the_build_context_to_what_the_image_copies() -> None:
+    ignore = (ROOT / ".dockerignore").read_text().splitlines()
+    assert ignore[ignore.index("*") if "*" in ignore else -1] == "*"
+    for needed in (
+        "!pyproject.toml",
+        "!kubectl_dgd/",
+        "!argocd-plugin/plugin.yaml",
+        "!argocd-plugin/requirements.txt",
+    ):
+        assert needed in ignore
+
+
+# Argo CD's release install manifests, when a snapshot of its repository is at hand (a bare git
+# directory; set DGD_ARGOCD_GIT, or the default below). They are not copied into this repository.
+ARGOCD_GIT = Path(os.environ.get("DGD_ARGOCD_GIT", "/work/.mirror/argoproj+argo-cd/repo"))
+RELEASES = ("v3.5.1", "v3.3.14")  # the current release and the oldest one still maintained
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_install_builds_on_a_real_argocd_release(tmp_path: Path, release: str) -> None:
+    if not KUBECTL.exists() or not (ARGOCD_GIT / "HEAD").exists():
+        pytest.skip("needs kubectl and a git snapshot of argoproj/argo-cd (DGD_ARGOCD_GIT)")
+    install = subprocess.run(
+        ["git", "--git-dir", str(ARGOCD_GIT), "show", f"{release}:manifests/install.yaml"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if install.returncode != 0:
+        pytest.skip(f"{release} is not in the snapshot")
+    shutil.copytree(PLUGIN, tmp_path / "argocd-plugin")
+    kustomize = tmp_path / "argocd-plugin" / "kustomize"
+    (kustomize / "base.yaml").write_text(install.stdout)
+    text = (kustomize / "kustomization.yaml").read_text()
+    assert f"argo-cd/{RELEASES[0]}/manifests/install.yaml" in text  # the base we ship
+    (kustomize / "kustomization.yaml").write_text(re.sub(r"  - https://\S+", "  - base.yaml", text))
+    out = subprocess.run(
+        [str(KUBECTL), "kustomize", str(kustomize)], capture_output=True, text=True, check=True
+    ).stdout
+    docs = [d for d in yaml.safe_load_all(out) if d]
+    repo_server = next(
+        d
+        for d in docs
+        if d["kind"] == "Deployment" and d["metadata"]["name"] == "argocd-repo-server"
+    )
+    pod = repo_server["spec"]["template"]
+    names = [c["name"] for c in pod["spec"]["containers"]]
+    assert names[0] == "argocd-repo-server" and "dgd-cmp" in names
+    assert (
+        pod["metadata"]["annotations"]["kubectl.kubernetes.io/default-container"]
+        == "argocd-repo-server"
+    )
+    volumes = {v["name"] for v in pod["spec"]["volumes"]}
+    assert {"var-files", "plugins", "dgd-cmp-tmp"} <= volumes
+    init = {c["name"]: c for c in pod["spec"].get("initContainers", [])}
+    assert "/var/run/argocd" in {m["mountPath"] for m in init["copyutil"]["volumeMounts"]}
+    cm = next(d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "argocd-cm")
+    assert "resource.customizations.health.nvidia.com_DynamoGraphDeployment" in cm["data"]
+    big = [
+        d
+        for d in docs
+        if d["kind"] == "CustomResourceDefinition" and len(json.dumps(d)) > 256 * 1024
+    ]
+    if big:  # why the README says --server-side: client-side apply cannot store these
+        assert "--server-side" in (PLUGIN / "README.md").read_text()
+
+
+def _build_module() -> Any:
+    import importlib.util
+
+    path = PLUGIN / "resource-customizations" / "build_argocd_cm.py"
+    spec = importlib.util.spec_from_file_location("build_argocd_cm", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_helm_values_carry_the_same_sidecar_and_customizations() -> None:
+    # helm is not in the package registries here, so the values are checked structurally
+    # against the chart's contract: extraContainers (rendered through tpl, after the repo
+    # server's own container), volumes, and configs.cm merged into argocd-cm.
+    text = (PLUGIN / "helm" / "values.yaml").read_text()
+    assert text == _build_module().build_helm_values(), "run build_argocd_cm.py"
+    assert "{{" not in text  # the chart runs extraContainers through tpl
+    values = yaml.safe_load(text)
+    ops = yaml.safe_load((PLUGIN / "kustomize" / "repo-server-patch.yaml").read_text())
+    patch_container = next(op["value"] for op in ops if op["path"].endswith("/containers/-"))
+    (container,) = values["repoServer"]["extraContainers"]
+    assert {k: v for k, v in container.items() if k != "image"} == {
+        k: v for k, v in patch_container.items() if k != "image"
+    }
+    assert [v["name"] for v in values["repoServer"]["volumes"]] == ["dgd-cmp-tmp"]
+    cm = yaml.safe_load((PLUGIN / "resource-customizations" / "argocd-cm.yaml").read_text())
+    assert values["configs"]["cm"] == cm["data"]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
 
 from kubectl_dgd.argocd.settings import PARAMETERS, api_versions, param_env_suffix, read_settings
 from kubectl_dgd.errors import UsageError
-from tests.argocd.harness import FIXTURE_REPO, PLUGIN_YAML, plugin_spec, run_plugin
+from tests.argocd.harness import FIXTURE_REPO, PLUGIN_YAML, plugin_spec, repo_copy, run_plugin
 
 
 def _app_params(**values: str) -> dict[str, str]:
@@ -267,6 +268,21 @@ def test_dynamic_parameters_announce_graphs_and_components() -> None:
     for item in announced:
         assert set(item) <= fields, item
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in item["map"].items())
+
+
+def test_graphs_of_one_name_in_two_namespaces_get_distinct_announcements(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    plain = repo / "apps" / "plain"
+    agg = (plain / "agg.yaml").read_text()
+    assert "  namespace: dynamo\n" in agg
+    (plain / "agg-staging.yaml").write_text(
+        agg.replace("  namespace: dynamo\n", "  namespace: staging\n")
+    )
+    run = run_plugin(repo, "apps/plain", command="parameters")
+    assert run.returncode == 0, run.stderr
+    names = [a["name"] for a in json.loads(run.stdout)]
+    assert len(names) == len(set(names)), names
+    assert {"components.dynamo/agg", "components.staging/agg", "components.disagg"} <= set(names)
 
 
 def test_dynamic_parameters_never_fail_the_page() -> None:

@@ -37,6 +37,23 @@ def _readme_table() -> str:
 def test_the_command_tree_is_what_the_readme_lists() -> None:
     assert {"status", "list", "restart", "diff", "rollout"} <= {p[0] for p in COMMANDS}
     assert ("rollout", "status") in COMMANDS and ("rollout", "explain") in COMMANDS
+    # Both ways: the README's table lists no command the tree lacks, and no command is missing.
+    table = _readme_table()
+    top = {p[0] for p in COMMANDS}
+    assert set(re.findall(r"`kubectl dgd ([a-z]+)", table)) == top
+    for group in sorted({p[0] for p in COMMANDS if len(p) == 2}):
+        listed = set(re.findall(rf"`(?:kubectl dgd )?{group} ([a-z]+)", table))
+        assert listed == {p[1] for p in COMMANDS if len(p) == 2 and p[0] == group}, group
+
+
+def test_the_top_level_help_lists_every_command() -> None:
+    top = run_cli("--help")
+    assert top.returncode == 0
+    listed = [
+        line.split()[0] for line in top.stdout.split("Commands:")[1].splitlines() if line.strip()
+    ]
+    assert "validate" in listed
+    assert sorted(listed) == sorted(p[0] for p in COMMANDS if len(p) == 1)
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=" ".join)

@@ -11,7 +11,6 @@ import yaml
 from tests.apiserver.faults import matching
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import dgd, graph
-from tests.conftest import run_cli
 
 NOT_FOUND, API = 3, 4
 
@@ -218,10 +217,3 @@ def test_unknown_context_is_a_usage_error(apiserver: ApiServer) -> None:
     result = dgd(apiserver, "status", "my-graph", "--context", "nope")
     assert result.returncode == 2
     assert 'context "nope" does not exist' in result.stderr
-
-
-def test_offline_commands_do_not_import_kubernetes(tmp_path: Path) -> None:
-    result = run_cli("--help", env={"PYTHONPROFILEIMPORTTIME": "1"})
-    assert result.returncode == 0
-    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
-    assert "kubernetes" not in imported and "deepdiff" not in imported

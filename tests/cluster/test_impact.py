@@ -1,4 +1,4 @@
-"""core.impact: what applying a changed graph will do, per component (fact sheet §2.2, §4, §5)."""
+"""core.impact: what applying a changed graph will do, per component."""
 
 from __future__ import annotations
 

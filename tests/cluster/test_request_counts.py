@@ -1,4 +1,4 @@
-"""API requests per command (issue §8 targets): status NAME 1, list 1, restart 2 without --wait."""
+"""API requests per command (the performance targets): status NAME 1, list 1, restart 2 without --wait."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Backend framework detection from the worker command (fact sheet §7)."""
+"""Backend framework detection from the worker command (docs/operator-semantics.md#backend-detection)."""
 
 from __future__ import annotations
 

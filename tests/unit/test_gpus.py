@@ -1,4 +1,4 @@
-"""GPU counting as the operator does it (fact sheet §6.1)."""
+"""GPU counting as the operator does it (docs/operator-semantics.md#component-status)."""
 
 from __future__ import annotations
 

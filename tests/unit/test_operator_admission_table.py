@@ -1403,8 +1403,8 @@ UPDATE_ROWS = [
         ],
         old=nothing,
     ),
-    # The fact sheet's operator ([FS]) admits a nodeCount-only change; a newer one makes it
-    # immutable. We follow [FS], as the fact sheet does.
+    # The baseline operator (1.5.0-dev, whose CRD we bundle) admits a nodeCount-only change; a
+    # newer one makes it immutable. We follow the baseline and warn (see docs/operator-semantics.md#versions).
     Row(
         "node count-only change is admitted",
         set_worker(multinode={"nodeCount": 3}),

@@ -1,8 +1,9 @@
-"""What render builds for a component: pod template merge, worker hash, both pathways (§3, §5)."""
+"""What render builds for a component: pod template merge, worker hash, both pathways."""
 
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
@@ -212,7 +213,9 @@ def test_the_hash_is_8_hex_and_names_every_worker() -> None:
         component("f", "frontend"), component("Prefill", "prefill"), component("Decode", "decode")
     )
     value = hash_of(graph)
+    # int(value, 16) would also take "0x1f2a3b", "+1234567" or "1_234567": match the digits.
     assert value is not None and len(value) == 8 and int(value, 16) >= 0
+    assert re.fullmatch(r"[0-9a-f]{8}", value), value
     names = sorted(
         d["metadata"]["name"] for d in objects(graph, COMPONENT, "DynamoComponentDeployment")
     )

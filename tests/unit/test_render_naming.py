@@ -1,4 +1,4 @@
-"""Child names as the operator makes them (§3.2, §3.3, §3.5, §3.6)."""
+"""Child names as the operator makes them (docs/operator-semantics.md#child-names)."""
 
 from __future__ import annotations
 

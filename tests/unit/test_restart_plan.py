@@ -1,4 +1,4 @@
-"""The restart plan: the spec.restart to write, or admission's reasons to refuse (§4, §2.1)."""
+"""The restart plan: the spec.restart to write, or admission's reasons to refuse."""
 
 from __future__ import annotations
 

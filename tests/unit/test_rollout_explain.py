@@ -1,4 +1,4 @@
-"""Rolling-update (§5) and restart (§4) explanations."""
+"""Rolling-update and restart explanations (docs/operator-semantics.md#rolling-update, #restart)."""
 
 from __future__ import annotations
 

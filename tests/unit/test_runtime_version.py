@@ -1,4 +1,4 @@
-"""Runtime version from the main image tag or runtimeVersionOverride (fact sheet §2.3)."""
+"""Runtime version from the main image tag or runtimeVersionOverride (docs/operator-semantics.md#runtime-version)."""
 
 from __future__ import annotations
 

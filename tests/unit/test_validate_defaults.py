@@ -1,4 +1,4 @@
-"""The mutating webhook's defaults (fact sheet §2.0) as apply_defaults models them."""
+"""The mutating webhook's defaults (docs/operator-semantics.md#admission-order) as apply_defaults models them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every create-time webhook rule of fact sheet §2.1: the exact path and message, and its negative."""
+"""Every create-time webhook rule (docs/operator-semantics.md#create-rules): the exact path and message, and its negative."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every update-only webhook rule of fact sheet §2.2, with the exact path and message."""
+"""Every update-only webhook rule (docs/operator-semantics.md#update-rules), with the exact path and message."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
         on_worker(multinode={"nodeCount": 2}),
         on_worker(multinode={"nodeCount": 3}),
         [
-            "spec.components[1].multinode.nodeCount: multinode.nodeCount changed: admitted by this operator version (fact sheet baseline), but newer operators reject it as `Invalid value: 3: field is immutable`"
+            "spec.components[1].multinode.nodeCount: multinode.nodeCount changed: admitted by operators up to 1.5 (the bundled CRD's release), but newer operators reject it as `Invalid value: 3: field is immutable`"
         ],
     ),
     (

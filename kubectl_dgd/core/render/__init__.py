@@ -1,4 +1,4 @@
-"""Render the children the operator will create from a graph, offline (fact sheet §3, recipe §3.9).
+"""Render the children the operator will create from a graph, offline (docs/operator-semantics.md#render-recipe).
 
 ``render_graph`` is the one entry point, shared by ``kubectl dgd render`` and the Argo CD plugin.
 What the operator injects that cannot be known offline is listed in an annotation, never guessed.

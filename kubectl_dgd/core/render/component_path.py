@@ -1,4 +1,4 @@
-"""The component pathway: DCD -> Deployment or LeaderWorkerSet, plus Services (§3.2, §3.9 step 4)."""
+"""The component pathway: DCD -> Deployment or LeaderWorkerSet, plus Services."""
 
 from __future__ import annotations
 

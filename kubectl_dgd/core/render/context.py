@@ -7,16 +7,13 @@ from typing import Any
 
 from kubectl_dgd.core.backend import WORKER_TYPES, resolve_backend
 from kubectl_dgd.core.profile import Profile, Provider, decide_provider
-from kubectl_dgd.errors import DgdError, InputError
-from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.errors import InputError, ReconcileError
 
 DISCOVERY_BACKEND_ANNOTATION = "nvidia.com/dynamo-discovery-backend"
 
 
-class RenderError(DgdError):
+class RenderError(ReconcileError):
     """The operator would fail to reconcile this graph (its Ready reason and message)."""
-
-    exit_code = Exit.FAILED
 
 
 def mapping(value: Any) -> dict[str, Any]:
@@ -65,7 +62,7 @@ def node_count(component: dict[str, Any]) -> int:
 
 
 def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
-    """Read the graph as the operator will have it: mutating defaults applied (§2.0)."""
+    """Read the graph as the operator will have it: mutating defaults applied."""
     meta = mapping(obj.get("metadata"))
     annotations = {str(k): str(v) for k, v in mapping(meta.get("annotations")).items()}
     # A saved live object (it has a uid) keeps its stored provider; a new one gets the webhook's.
@@ -111,7 +108,7 @@ def _defaulted(component: dict[str, Any], provider: Provider) -> dict[str, Any]:
 
 
 def _backends(graph: Graph) -> dict[str, str | None]:
-    """Each component's backend (§7): detected > explicit > none; conflicts fail reconciliation."""
+    """Each component's backend: detected > explicit > none; conflicts fail reconciliation."""
     explicit = graph.spec.get("backendFramework")
     explicit = str(explicit) if explicit else None
     result: dict[str, str | None] = {}

@@ -1,4 +1,4 @@
-"""The DynamoComponentDeployment the operator generates for one component (§3.2)."""
+"""The DynamoComponentDeployment the operator generates for one component (docs/operator-semantics.md#child-names)."""
 
 from __future__ import annotations
 

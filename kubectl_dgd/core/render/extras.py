@@ -1,4 +1,4 @@
-"""Children of either pathway: scaling adapters (§3.8) and GMS ResourceClaimTemplates (§3.7)."""
+"""Children of either pathway: scaling adapters and GMS ResourceClaimTemplates."""
 
 from __future__ import annotations
 

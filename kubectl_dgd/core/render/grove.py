@@ -1,4 +1,4 @@
-"""The Grove pathway: one PodCliqueSet per graph, and Services (§3.5, recipe §3.9 step 5)."""
+"""The Grove pathway: one PodCliqueSet per graph, and Services (docs/operator-semantics.md#grove-pathway)."""
 
 from __future__ import annotations
 

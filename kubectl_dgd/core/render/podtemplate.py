@@ -1,4 +1,4 @@
-"""The pod template the operator builds for a component (fact sheet §3.4, recipe §3.9 step 3).
+"""The pod template the operator builds for a component (docs/operator-semantics.md#pod-template-merge).
 
 Order matters and follows the operator: graph env merged into ``main`` (component wins, sorted
 by name); EPP's istio annotation before the graph annotations so a graph-wide value cannot win;

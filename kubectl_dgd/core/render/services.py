@@ -1,4 +1,4 @@
-"""Services the operator creates for components (§3.6), and the model discovery Service."""
+"""Services the operator creates for components, and the model discovery Service."""
 
 from __future__ import annotations
 

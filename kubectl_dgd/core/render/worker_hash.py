@@ -1,4 +1,4 @@
-"""The worker hash (v2) that names worker DCDs and labels worker pods (fact sheet §5).
+"""The worker hash (v2) that names worker DCDs and labels worker pods (docs/operator-semantics.md#rolling-update).
 
 SHA-256 over the generated worker DCDs, keyed by component name: the labels and annotations
 the DCD controller renders onto workloads (the DCD's own, then its pod template's), the

@@ -1,4 +1,4 @@
-"""Defaults applied before validation: CRD structural defaults, then the mutating webhook (§2.0).
+"""Defaults applied before validation: CRD structural defaults, then the mutating webhook.
 
 The mutating webhook, as modelled here:
 - on create it stamps ``nvidia.com/workload-provider`` from the operator profile and the

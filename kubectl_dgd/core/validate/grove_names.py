@@ -1,4 +1,4 @@
-"""Grove resource-name budget: the PodCliqueSet name and the 45-character pod-name limit (§2.1, §3.5)."""
+"""Grove resource-name budget: the PodCliqueSet name and the 45-character pod-name limit."""
 
 from __future__ import annotations
 

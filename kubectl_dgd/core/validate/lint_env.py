@@ -1,4 +1,4 @@
-"""Env references that depend on the operator's alphabetical env merge (fact sheet §3.4).
+"""Env references that depend on the operator's alphabetical env merge (docs/operator-semantics.md#pod-template-merge).
 
 The operator merges ``spec.env`` into each component's ``main`` container (component wins) and sorts
 the result by name. Kubernetes expands ``$(VAR)`` only from variables defined earlier in the list,

@@ -1,7 +1,8 @@
-"""Run the layers in the order admission applies them (fact sheet §2.0) and tag each finding.
+"""Run the layers in the order admission applies them, and tag each finding.
 
 defaults (CRD structural + mutating webhook) -> schema -> CEL -> validating webhook; lint last.
-The webhook runs only on objects whose structure is sound, as on a real API server.
+The webhook runs only on objects whose structure is sound, as on a real API server
+(docs/operator-semantics.md#admission-order).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Provider-native (Grove) overrides: where they may appear, their target, and registered paths (§2.1).
+"""Provider-native (Grove) overrides: where they may appear, their target, and registered paths.
 
 Registered paths follow the operator's registry: the PodCliqueSet root accepts only
 ``spec.template.topologyConstraint``; clique and scaling-group scopes accept only ``topologyConstraint``.

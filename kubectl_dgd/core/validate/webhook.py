@@ -1,4 +1,4 @@
-"""Layer "webhook": the validating webhook's rules that apply on create and on every update (§2.1).
+"""Layer "webhook": the validating webhook's rules that apply on create and on every update.
 
 Findings carry the operator's index-based field path and ``<Type>: <detail>`` message; rules that
 need cluster state come back as ``info`` findings saying they were not checked offline.
@@ -32,7 +32,7 @@ from kubectl_dgd.core.validate.graphview import (
 def check_create(
     obj: dict[str, Any], profile: Profile, old: dict[str, Any] | None = None
 ) -> list[Finding]:
-    """Rules of §2.1 for ``obj`` (defaulted). ``old`` (the stored object) enables update ratcheting."""
+    """The create rules for ``obj`` (defaulted). ``old`` (the stored object) enables update ratcheting."""
     if not isinstance(obj, dict):
         return []
     way = pathway(obj, profile, creating=old is None)

@@ -1,4 +1,4 @@
-"""Per-component webhook rules (§2.1): Grove-only fields, shapes, main image, runtime version, EPP."""
+"""Per-component webhook rules: Grove-only fields, shapes, main image, runtime version, EPP."""
 
 from __future__ import annotations
 

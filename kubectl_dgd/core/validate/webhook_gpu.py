@@ -1,4 +1,4 @@
-"""GPU-related component rules: GPU memory service, failover, checkpoint, power annotation (§2.1)."""
+"""GPU-related component rules: GPU memory service, failover, checkpoint, power annotation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LPX components (newer operators): the ``lpx.enabled`` gate and their Grove-only shape (§2.1, §2.2).
+"""LPX components (newer operators): the ``lpx.enabled`` gate and their Grove-only shape.
 
 The LPX admission source is not public; rules here are the ones the published test tables show.
 """

@@ -1,4 +1,4 @@
-"""Webhook rules on ``metadata.annotations`` (fact sheet §2.1)."""
+"""Webhook rules on ``metadata.annotations``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``spec.restart.strategy.order`` rules (§2.1), evaluated whenever ``spec.restart`` is present."""
+"""``spec.restart.strategy.order`` rules, evaluated whenever ``spec.restart`` is present."""
 
 from __future__ import annotations
 

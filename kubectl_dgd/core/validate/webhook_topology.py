@@ -1,4 +1,4 @@
-"""Typed topology constraints and the KV transfer policy (§2.1). Binding lookups need the cluster."""
+"""Typed topology constraints and the KV transfer policy. Binding lookups need the cluster."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Layer "webhook", update-only rules (§2.2): immutability, component set, restart during rollout.
+"""Layer "webhook", update-only rules: immutability, component set, restart during rollout.
 
 Components are matched by name between the stored and the new object; paths use the new index.
 Replica edits beside a scaling adapter are judged as from an ordinary user (not the operator's or

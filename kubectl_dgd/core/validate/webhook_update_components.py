@@ -1,4 +1,4 @@
-"""Update-only rules per component (§2.2), matched by name between stored and new objects."""
+"""Update-only rules per component, matched by name between stored and new objects."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def check(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
 
 
 NODE_COUNT_NEWER = (
-    "multinode.nodeCount changed: admitted by this operator version (fact sheet baseline), "
+    "multinode.nodeCount changed: admitted by operators up to 1.5 (the bundled CRD's release), "
     "but newer operators reject it as `Invalid value: {count}: field is immutable`"
 )
 

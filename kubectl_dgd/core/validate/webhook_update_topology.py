@@ -1,4 +1,4 @@
-"""Component ``topologyConstraint`` immutability (§2.2)."""
+"""Component ``topologyConstraint`` immutability."""
 
 from __future__ import annotations
 
