@@ -68,9 +68,10 @@ def main(argv: list[str] | None = None) -> None:
         if args.command == "generate":
             _generate(Path(args.path), env)
         else:
-            from kubectl_dgd.argocd.parameters import announcements_json
+            from kubectl_dgd.argocd.parameters import announcements
+            from kubectl_dgd.output.serialize import to_json
 
-            _emit_stdout(announcements_json(Path(args.path), env))
+            _emit_stdout(to_json(announcements(Path(args.path), env)))
     except UsageError as err:
         _emit_stderr([f"{PROG}: {err}"])
         sys.exit(int(Exit.USAGE))
@@ -83,6 +84,8 @@ def main(argv: list[str] | None = None) -> None:
 
 def _generate(app_dir: Path, env: dict[str, str]) -> None:
     from kubectl_dgd.argocd.generate import MAX_ERRORS_SHOWN, MAX_WARNINGS_SHOWN, capped, generate
+    from kubectl_dgd.core.views import ManifestStream
+    from kubectl_dgd.output.printer import format_view
 
     outcome = generate(app_dir, env)
     warnings = capped(outcome.warnings, MAX_WARNINGS_SHOWN, "warnings")
@@ -97,7 +100,5 @@ def _generate(app_dir: Path, env: dict[str, str]) -> None:
             ]
         )
         sys.exit(int(Exit.FAILED))
-    from kubectl_dgd.output.manifest_yaml import dump_stream
-
     _emit_stderr(warnings)
-    _emit_stdout(dump_stream([e.obj for e in outcome.entries]))
+    _emit_stdout(format_view(ManifestStream([e.obj for e in outcome.entries]), "yaml"))

@@ -8,7 +8,6 @@ maps; Argo CD appends plugin.yaml's static announcements after these.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -82,7 +81,3 @@ def announcements(app_dir: Path, env: Mapping[str, str]) -> list[dict[str, Any]]
         "map": graphs,
     }
     return [head, *parameters]
-
-
-def announcements_json(app_dir: Path, env: Mapping[str, str]) -> str:
-    return json.dumps(announcements(app_dir, env), indent=2, ensure_ascii=False) + "\n"

@@ -7,14 +7,14 @@ import sys
 import click
 
 from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
-from kubectl_dgd.cli.common import handle_errors, make_profile, profile_options
-from kubectl_dgd.cli.options import cluster_options, connect
+from kubectl_dgd.cli.deps import current_deps, handle_errors
+from kubectl_dgd.cli.flags import cluster_options, make_profile, output_option, profile_options
 from kubectl_dgd.exitcodes import Exit
 
 
 @click.command()
 @click.option("-f", "--filename", "path", required=True, help="The graph manifest to compare.")
-@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text")
+@output_option(["text", "json"], "text", show_default=False)
 @profile_options
 @handle_errors
 @cluster_options()
@@ -43,22 +43,14 @@ def diff(
       kubectl dgd diff -f graph.yaml -n prod -o json
     """
     from kubectl_dgd.adapters.crdfile import bundled_schemas
-    from kubectl_dgd.output.diff import render_diff
-    from kubectl_dgd.output.serialize import to_json
-    from kubectl_dgd.usecases.diff import diff_graph
+    from kubectl_dgd.usecases.diff import diff_graphs
     from kubectl_dgd.usecases.live_validate import refuse_other_namespace
     from kubectl_dgd.usecases.validate import graphs_in_file
 
+    deps = current_deps()
     profile = make_profile(provider, grove, lpx, checkpoint, discovery)
     graphs = graphs_in_file(path)
     refuse_other_namespace(graphs, conn.namespace)
-    cluster = connect(conn)
-    results = [
-        diff_graph(cluster, g, cluster.namespace, bundled_schemas(), profile) for g in graphs
-    ]
-    if output == "json":
-        sys.stdout.write(to_json([r.to_dict() for r in results]))
-    else:
-        sys.stdout.write("\n".join(render_diff(r) for r in results))
-    differs = any(r.changes or not r.exists for r in results)
-    sys.exit(int(Exit.FAILED if differs else Exit.OK))
+    result = diff_graphs(deps.cluster(), graphs, bundled_schemas(), profile)
+    deps.print(result, output)
+    sys.exit(int(Exit.FAILED if result.differs else Exit.OK))

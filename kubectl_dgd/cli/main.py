@@ -8,7 +8,7 @@ try:  # a Ctrl-C while the modules load is still an interruption, not a tracebac
     import importlib
     import importlib.util
     import re
-    from typing import Any
+    from typing import TYPE_CHECKING, Any
 
     import click
 
@@ -17,6 +17,9 @@ try:  # a Ctrl-C while the modules load is still an interruption, not a tracebac
     from kubectl_dgd.exitcodes import Exit
 except KeyboardInterrupt:  # pragma: no cover - timing dependent
     sys.exit(130)
+
+if TYPE_CHECKING:
+    from kubectl_dgd.cli.deps import Deps
 
 # name -> "module:attribute"; a module is imported only when its command runs or help lists it.
 COMMANDS: dict[str, str] = {
@@ -101,22 +104,27 @@ def usage_line(err: click.UsageError) -> str:
     return f"error: {message} See '{where} --help'."
 
 
-def main(argv: list[str] | None = None) -> Any:
-    """Console-script entry point: every error is one line on stderr with its exit code."""
+def main(argv: list[str] | None = None, deps: Deps | None = None) -> Any:
+    """Console-script entry point: every error is one line on stderr with its exit code.
+
+    ``deps``: what the commands may touch (default: this process's streams, clock and
+    environment); tests pass a fake.
+    """
     args = kubectl_args(sys.argv[1:] if argv is None else argv)
+    out, err_stream = (deps.stdout, deps.stderr) if deps is not None else (None, None)
     try:
-        result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False)
+        result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False, obj=deps)
     except DgdError as err:  # raised outside a command's own handling
-        click.echo(f"error: {err}", err=True)
+        click.echo(f"error: {err}", file=err_stream, err=True)
         sys.exit(int(err.exit_code))
     except click.exceptions.NoArgsIsHelpError as err:  # `kubectl dgd`, `kubectl dgd rollout`
-        click.echo(err.format_message())  # as kubectl: the help, on stdout, exit 0
+        click.echo(err.format_message(), file=out)  # as kubectl: the help, on stdout, exit 0
         sys.exit(int(Exit.OK))
     except click.UsageError as err:
-        click.echo(usage_line(err), err=True)
+        click.echo(usage_line(err), file=err_stream, err=True)
         sys.exit(int(Exit.USAGE))
     except click.ClickException as err:  # e.g. an unreadable click.File argument
-        click.echo(f"error: {err.format_message()}", err=True)
+        click.echo(f"error: {err.format_message()}", file=err_stream, err=True)
         sys.exit(int(Exit.USAGE))
     except (KeyboardInterrupt, click.exceptions.Abort):
         sys.exit(int(Exit.INTERRUPTED))

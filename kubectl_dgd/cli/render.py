@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from kubectl_dgd.cli.common import handle_errors, input_options, make_profile, profile_options
+from kubectl_dgd.cli.deps import current_deps, handle_errors
+from kubectl_dgd.cli.flags import input_options, make_profile, output_option, profile_options
 
 
 @click.command()
 @input_options
-@click.option(
-    "-o", "--output", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True
-)
+@output_option(["yaml", "json"], "yaml")
 @click.option(
     "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
 )
@@ -49,12 +46,10 @@ def render(
     from dataclasses import replace
 
     from kubectl_dgd.errors import UsageError
-    from kubectl_dgd.output.render import render_json, render_yaml
     from kubectl_dgd.usecases.render import render_paths
 
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
     profile = replace(make_profile(provider, grove, lpx, checkpoint, discovery), lws=lws)
-    objects = render_paths(inputs, profile)
-    sys.stdout.write(render_json(objects) if output == "json" else render_yaml(objects))
+    current_deps().print(render_paths(inputs, profile), output)

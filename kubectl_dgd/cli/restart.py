@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from kubectl_dgd.cli.common import handle_errors
-from kubectl_dgd.cli.options import cluster_options
+from kubectl_dgd.cli.deps import Deps, current_deps, handle_errors
+from kubectl_dgd.cli.flags import cluster_options
 from kubectl_dgd.errors import UsageError
 
 if TYPE_CHECKING:
@@ -80,7 +78,7 @@ def restart(
             raise UsageError("give a graph NAME or -f FILE")
         if graph_name is not None:
             raise UsageError("--name picks a graph in -f FILE; for a live graph give NAME alone")
-        _restart_live(name, conn, parallel, order, restart_id, wait, timeout, dry_run)
+        _restart_live(current_deps(), name, parallel, order, restart_id, wait, timeout, dry_run)
         return
     if name is not None:
         raise UsageError(
@@ -90,16 +88,17 @@ def restart(
         raise UsageError(
             "--wait follows a live restart (NAME); with -f nothing changes until the file is applied"
         )
-    _restart_file(path, graph_name, parallel, order, restart_id, dry_run)
+    _restart_file(current_deps(), path, graph_name, parallel, order, restart_id, dry_run)
 
 
-def _restart_live(name: str, conn: ConnectionSettings, *args: Any) -> None:
+def _restart_live(deps: Deps, name: str, *args: Any) -> None:
     from kubectl_dgd.cli.restart_live import restart_live
 
-    restart_live(name, conn, *args)
+    restart_live(deps, name, *args)
 
 
 def _restart_file(
+    deps: Deps,
     path: str,
     graph_name: str | None,
     parallel: bool,
@@ -111,15 +110,7 @@ def _restart_file(
     from kubectl_dgd.usecases.restart_file import restart_file
 
     request = RestartRequest.from_flags(parallel, order, restart_id)
-    result = restart_file(path, request, datetime.now(UTC), name=graph_name, dry_run=dry_run)
-    graph = f"{result.namespace}/{result.name}" if result.namespace else result.name
-    out = sys.stdout
-    if dry_run:
-        out.write(result.diff)
-    out.write(f"{graph}: restart id {result.plan.old_id or '(none)'} -> {result.plan.new_id}\n")
-    out.write(f"strategy: {result.plan.describe()}\n")
-    out.write(f"{'dry run: nothing written to' if dry_run else 'updated'} {path}\n")
+    result = restart_file(path, request, deps.wall_clock(), name=graph_name, dry_run=dry_run)
+    deps.print(result.summary(), "text")
     if result.may_be_new:
-        click.echo(
-            f"warning: apply this only to a graph that already exists: {CREATE_MESSAGE}", err=True
-        )
+        deps.warn(f"warning: apply this only to a graph that already exists: {CREATE_MESSAGE}")

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import sys
-import time
-from datetime import UTC, datetime
 
-import click
-
-from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
-from kubectl_dgd.cli.options import connect
+from kubectl_dgd.adapters.kubeconfig import parse_timeout
+from kubectl_dgd.cli.deps import Deps
 from kubectl_dgd.core.restart import RestartRequest
+from kubectl_dgd.core.views import RestartProgress
 from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.output.printer import format_view
 from kubectl_dgd.usecases.live_restart import request_restart, wait_for_restart
 
 
@@ -25,8 +23,8 @@ def argocd_warning(name: str, marker: str) -> str:
 
 
 def restart_live(
+    deps: Deps,
     name: str,
-    conn: ConnectionSettings,
     parallel: bool,
     order: str | None,
     restart_id: str | None,
@@ -36,27 +34,22 @@ def restart_live(
 ) -> None:
     request = RestartRequest.from_flags(parallel, order, restart_id)
     wait_timeout = parse_timeout(timeout)
-    cluster = connect(conn)
+    cluster = deps.cluster()
     result = request_restart(
-        cluster, name, cluster.namespace, request, datetime.now(UTC), dry_run=dry_run
+        cluster, name, cluster.namespace, request, deps.wall_clock(), dry_run=dry_run
     )
-    plan = result.plan
-    out = sys.stdout
-    out.write(f"{result.namespace}/{name}: restart id {plan.old_id or '(none)'} -> {plan.new_id}\n")
-    out.write(f"strategy: {plan.describe()}\n")
     if result.argocd:
-        click.echo(argocd_warning(name, result.argocd), err=True)
-    if dry_run:
-        out.write("dry run: nothing patched\n")
+        deps.warn(argocd_warning(name, result.argocd))
+    deps.print(result.summary(), "text")
+    deps.stdout.flush()
+    if dry_run or not wait:
         return
-    out.write(f"dynamographdeployment.nvidia.com/{name} restart requested\n")
-    out.flush()
-    if not wait:
-        return
-    outcome = wait_for_restart(
-        cluster, result, time.monotonic, wait_timeout, lambda line: click.echo(line, err=True)
-    )
+
+    def report(progress: RestartProgress) -> None:
+        deps.warn(format_view(progress, "text").rstrip("\n"))
+
+    outcome = wait_for_restart(cluster, result, deps.monotonic, wait_timeout, report)
     if not outcome.ok:
-        click.echo(f"error: {outcome.message}", err=True)
+        deps.warn(f"error: {outcome.message}")
         sys.exit(int(Exit.FAILED))
-    out.write(outcome.message + "\n")
+    deps.stdout.write(outcome.message + "\n")

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
-import time
+from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
-from kubectl_dgd.cli.common import clock, handle_errors, now_option
-from kubectl_dgd.cli.options import cluster_options, connect
+from kubectl_dgd.cli.deps import current_deps, handle_errors
+from kubectl_dgd.cli.flags import cluster_options, now_option
 from kubectl_dgd.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 
 @click.group()
@@ -46,17 +48,20 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
       kubectl dgd rollout status my-graph --timeout 10m
       kubectl dgd rollout status my-graph --watch=false
     """
-    from kubectl_dgd.usecases.rollout import rollout_status
+    from kubectl_dgd.adapters.kubeconfig import parse_timeout
+    from kubectl_dgd.usecases.rollout import RolloutState, rollout_status
 
+    deps = current_deps()
     limit = parse_timeout(timeout)
-    cluster = connect(conn)
+    cluster = deps.cluster()
 
-    def report(line: str) -> None:
-        click.echo(line)
+    def report(state: RolloutState) -> None:
+        deps.print(state, "text")
+        deps.stdout.flush()  # a line per change, as it happens, also when piped
 
-    outcome = rollout_status(cluster, name, cluster.namespace, time.monotonic, limit, watch, report)
+    outcome = rollout_status(cluster, name, cluster.namespace, deps.monotonic, limit, watch, report)
     if not outcome.ok:
-        click.echo(f"error: {outcome.message}", err=True)
+        deps.warn(f"error: {outcome.message}")
         sys.exit(int(Exit.FAILED))
 
 
@@ -77,8 +82,9 @@ def explain(name: str, now: str | None, conn: ConnectionSettings) -> None:
       kubectl dgd rollout explain my-graph
       kubectl dgd rollout explain my-graph -n prod
     """
-    from kubectl_dgd.usecases.rollout import explain_text
+    from kubectl_dgd.usecases.rollout import explain
 
-    moment = clock(now)
-    cluster = connect(conn)
-    sys.stdout.write(explain_text(cluster.get_graph(name, cluster.namespace), moment))
+    deps = current_deps()
+    moment = deps.now(now)
+    cluster = deps.cluster()
+    deps.print(explain(cluster.get_graph(name, cluster.namespace), moment), "text")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.cli.common import clock, handle_errors, now_option, style_for
-from kubectl_dgd.cli.options import cluster_options
+from kubectl_dgd.cli.deps import current_deps, handle_errors
+from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 from kubectl_dgd.errors import UsageError
 
 if TYPE_CHECKING:
@@ -22,7 +21,7 @@ _OUTPUTS = ["text", "wide", "json", "yaml", "name"]
 @click.option(
     "-f", "--filename", help="A saved object (kubectl get dgd NAME -o yaml); - for stdin."
 )
-@click.option("-o", "--output", type=click.Choice(_OUTPUTS), default="text", show_default=True)
+@output_option(_OUTPUTS, "text")
 @now_option
 @click.option("-w", "--watch", is_flag=True, help="NAME: redraw on every change (watch stream).")
 @click.option("--events", is_flag=True, help="NAME: add the graph's recent Events.")
@@ -58,8 +57,6 @@ def status(
       kubectl dgd status -f saved.yaml
       kubectl get dgd my-graph -o yaml | kubectl dgd status -f - -o wide
     """
-    from kubectl_dgd.usecases.status import render_status_file
-
     _refuse_ignored_flags(
         name,
         filename,
@@ -73,18 +70,18 @@ def status(
         },
         conn,
     )
-    moment = clock(now)
+    deps = current_deps()
     if filename is None:
-        from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
         from kubectl_dgd.cli.status_live import list_live, status_live
 
-        conn = conn or ConnectionSettings()
         if name is None:
-            list_live(conn, all_namespaces, output, not no_headers, selector, moment)
+            list_live(deps, all_namespaces, output, not no_headers, selector, now)
         else:
-            status_live(name, conn, moment, output, watch, events, fixed_clock=bool(now))
+            status_live(deps, name, output, now, watch, events)
         return
-    sys.stdout.write(render_status_file(filename, moment, output, style_for(), name=name))
+    from kubectl_dgd.usecases.status import status_of_file
+
+    deps.print(status_of_file(filename, deps.now(now), name=name), output)
 
 
 # Which flags make sense for which form of the command; any other is refused, not ignored.
@@ -129,7 +126,7 @@ def _refuse_ignored_flags(
 
 
 @click.command(name="list")
-@click.option("-o", "--output", type=click.Choice(_OUTPUTS), default="text", show_default=True)
+@output_option(_OUTPUTS, "text")
 @click.option("-l", "--selector", help="Only graphs with these labels (a=b,c!=d).")
 @click.option("--no-headers", is_flag=True, help="No header row.")
 @now_option
@@ -157,4 +154,4 @@ def list_graphs(
     """
     from kubectl_dgd.cli.status_live import list_live
 
-    list_live(conn, all_namespaces, output, not no_headers, selector, clock(now))
+    list_live(current_deps(), all_namespaces, output, not no_headers, selector, now)

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.cli.common import (
-    handle_errors,
+from kubectl_dgd.cli.deps import current_deps, handle_errors
+from kubectl_dgd.cli.flags import (
+    cluster_options,
     input_options,
     make_profile,
+    output_option,
     profile_options,
-    style_for,
 )
-from kubectl_dgd.cli.options import cluster_options
 from kubectl_dgd.exitcodes import Exit
 
 if TYPE_CHECKING:
@@ -36,9 +36,7 @@ if TYPE_CHECKING:
     help="Validate against this CRD instead of the bundled one.",
 )
 @click.option("--strict", is_flag=True, help="Unknown fields are errors, not warnings.")
-@click.option(
-    "-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@output_option(["text", "json"], "text")
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
 @profile_options
@@ -74,9 +72,9 @@ def validate(
     """
     from kubectl_dgd.adapters.crdfile import bundled_schemas, schemas_from_file
     from kubectl_dgd.errors import UsageError
-    from kubectl_dgd.output.findings import report_json, report_text
     from kubectl_dgd.usecases.validate import load_old, validate_paths
 
+    deps = current_deps()
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
@@ -84,25 +82,24 @@ def validate(
     old = load_old(old_path) if old_path else None
     profile = make_profile(provider, grove, lpx, checkpoint, discovery, strict)
     if live or server_dry_run:
-        from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
-        from kubectl_dgd.cli.options import connect
         from kubectl_dgd.usecases.live_validate import validate_live
 
-        conn = conn or ConnectionSettings()
-        cluster = connect(conn)
         report, note = validate_live(
-            inputs, cluster, profile, schemas, server_dry_run, explicit_namespace=conn.namespace
+            inputs,
+            deps.cluster(),
+            profile,
+            schemas,
+            server_dry_run,
+            explicit_namespace=conn.namespace if conn else None,
         )
         if note:
-            click.echo(f"warning: {note}", err=True)
+            deps.warn(f"warning: {note}")
     else:
         report = validate_paths(inputs, schemas, profile, old=old)
-    if output == "json":
-        sys.stdout.write(report_json(report))
-    else:
+    if output != "json":  # JSON carries them in its "errors"; text shows them where errors go
         for err in report.input_errors:
-            click.echo(f"error: {err}", err=True)
-        sys.stdout.write(report_text(report, style_for()))
+            deps.warn(f"error: {err}")
+    deps.print(report, output)
     if report.input_errors:
         sys.exit(int(Exit.USAGE))
     sys.exit(int(Exit.OK if report.ok else Exit.FAILED))

@@ -51,7 +51,8 @@ ImpactKind = Literal[
     "restart",
     "none",
 ]
-# Not part of a component's rollout inputs (§5): they scale or are admission-only.
+# Not part of a component's rollout inputs (docs/operator-semantics.md#rolling-update): they
+# scale or are admission-only.
 _NOT_HASHED = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
 HASH_RUNTIME_FLOOR = (1, 5, 0)
 Row = tuple[ImpactKind, str]
@@ -83,7 +84,8 @@ class Impact:
 
 
 def _graph_context(obj: dict[str, Any]) -> dict[str, Any]:
-    """Graph-level inputs that land in every component's pod template (§3.4)."""
+    """Graph-level inputs that land in every component's pod template
+    (docs/operator-semantics.md#pod-template-merge)."""
     spec = mapping(obj.get("spec"))
     annotations = graph_annotations(obj)
     return {

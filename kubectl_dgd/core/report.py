@@ -63,3 +63,7 @@ class ValidationReport:
             ],
             "summary": self.summary.to_dict(),
         }
+
+    def to_data(self) -> dict[str, Any]:
+        """What ``validate -o json`` prints."""
+        return self.to_dict()

@@ -340,7 +340,7 @@ def _names(names: list[str]) -> str:
 
 
 def restart_order(graph: Graph) -> tuple[list[str], Literal["spec", "alphabetical"]]:
-    """The sequential order: ``strategy.order`` when given, else names in byte order (§4)."""
+    """The sequential order: ``strategy.order`` when given, else names in byte order (docs/operator-semantics.md#restart)."""
     if graph.restart and graph.restart.order:
         return list(graph.restart.order), "spec"
     return default_order([c.name for c in graph.components]), "alphabetical"

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from kubectl_dgd.core.impact import Impact
+from kubectl_dgd.output.printer import Options
+from kubectl_dgd.output.table import Column, render_table
+
+if TYPE_CHECKING:
+    from kubectl_dgd.core.views import DiffList, FieldChange, GraphDiff
 
 IMPACT_TEXT = {
     "rejected": "rejected by admission",
@@ -20,19 +24,7 @@ IMPACT_TEXT = {
 }
 
 
-class _Change(Protocol):
-    change: str
-    path: str
-    old: Any
-    new: Any
-
-
-class _Diff(Protocol):
-    name: str
-    namespace: str
-    exists: bool
-    changes: list[Any]
-    impact: Impact
+_IMPACT_COLUMNS = [Column("COMPONENT"), Column("TYPE"), Column("IMPACT"), Column("DETAIL")]
 
 
 def _show(value: Any, limit: int = 100) -> str:
@@ -40,7 +32,7 @@ def _show(value: Any, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _change_line(change: _Change) -> str:
+def _change_line(change: FieldChange) -> str:
     if change.change == "+":
         return f"+ {change.path}: {_show(change.new)}"
     if change.change == "-":
@@ -48,7 +40,7 @@ def _change_line(change: _Change) -> str:
     return f"~ {change.path}: {_show(change.old)} -> {_show(change.new)}"
 
 
-def render_diff(result: _Diff) -> str:
+def render_diff(result: GraphDiff) -> str:
     head = f"dynamographdeployment {result.namespace}/{result.name}"
     if not result.exists:
         head += " (not in the cluster: would be created)"
@@ -61,12 +53,12 @@ def render_diff(result: _Diff) -> str:
     if impact.rejected:
         lines += ["", "Rejected by admission (nothing would change):"]
         lines += [f"  {f.layer}: {f.path}: {f.message}" for f in impact.rejected]
-    rows = [["COMPONENT", "TYPE", "IMPACT", "DETAIL"]]
-    rows += [[c.name, c.type, IMPACT_TEXT[c.impact], c.detail] for c in impact.components]
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    rows = [[c.name, c.type, IMPACT_TEXT[c.impact], c.detail] for c in impact.components]
     lines += ["", "Impact:"]
-    lines += [
-        "  " + "   ".join(r[i].ljust(widths[i]) for i in range(3)) + "   " + r[3] for r in rows
-    ]
+    lines += render_table(_IMPACT_COLUMNS, rows, indent="  ").splitlines()
     lines += [f"note: {n}" for n in impact.notes]
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def draw_diffs(diffs: DiffList, options: Options, wide: bool) -> str:
+    return "\n".join(render_diff(r) for r in diffs.results)

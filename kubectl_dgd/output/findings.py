@@ -1,10 +1,10 @@
-"""Validation reports as text (``FILE:LINE: PATH: MESSAGE``) or JSON."""
+"""Validation reports as text: ``FILE:LINE: PATH: MESSAGE (severity, layer/code)``."""
 
 from __future__ import annotations
 
 from kubectl_dgd.core.findings import SEVERITY_ORDER, Finding
 from kubectl_dgd.core.report import ValidationReport
-from kubectl_dgd.output.serialize import to_json
+from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.style import PLAIN, Color, Style
 
 _SEVERITY_COLOR: dict[str, Color] = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -39,5 +39,5 @@ def report_text(report: ValidationReport, style: Style = PLAIN) -> str:
     return "\n".join(lines) + "\n"
 
 
-def report_json(report: ValidationReport) -> str:
-    return to_json(report.to_dict())
+def draw_report(report: ValidationReport, options: Options, wide: bool) -> str:
+    return report_text(report, options.style)

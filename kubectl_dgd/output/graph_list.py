@@ -1,9 +1,19 @@
-"""The ``kubectl dgd list`` table (and ``-o wide``, ``-o name``)."""
+"""The ``kubectl dgd list`` table (and ``-o wide``); ``-o name`` and ``-o json`` are generic."""
 
 from __future__ import annotations
 
-from kubectl_dgd.core.listing import GraphRow
+from typing import TYPE_CHECKING
+
 from kubectl_dgd.core.timefmt import human_age
+from kubectl_dgd.output.printer import Options
+from kubectl_dgd.output.table import Column, render_table
+
+if TYPE_CHECKING:
+    from kubectl_dgd.core.listing import GraphRow
+    from kubectl_dgd.core.views import GraphList
+
+_HEADERS = ["NAME", "STATE", "READY", "REPLICAS", "GPUS", "RESTART", "ROLLOUT", "AGE"]
+_WIDE_HEADERS = ["PROVIDER", "BACKEND", "REASON"]
 
 
 def _cells(row: GraphRow, all_namespaces: bool, wide: bool) -> list[str]:
@@ -23,23 +33,9 @@ def _cells(row: GraphRow, all_namespaces: bool, wide: bool) -> list[str]:
     return cells
 
 
-def render_table(
-    rows: list[GraphRow], all_namespaces: bool, wide: bool = False, headers: bool = True
-) -> str:
-    head = ["NAMESPACE"] if all_namespaces else []
-    head += ["NAME", "STATE", "READY", "REPLICAS", "GPUS", "RESTART", "ROLLOUT", "AGE"]
-    if wide:
-        head += ["PROVIDER", "BACKEND", "REASON"]
-    table = [head] if headers else []
-    table += [_cells(r, all_namespaces, wide) for r in rows]
-    if not table:
-        return ""
-    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
-    lines = [
-        "   ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() for line in table
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def render_names(rows: list[GraphRow]) -> str:
-    return "".join(f"dynamographdeployment.nvidia.com/{r.name}\n" for r in rows)
+def draw_graph_list(listing: GraphList, options: Options, wide: bool) -> str:
+    headers = (["NAMESPACE"] if listing.all_namespaces else []) + _HEADERS
+    headers += _WIDE_HEADERS if wide else []
+    rows = [_cells(r, listing.all_namespaces, wide) for r in listing.rows]
+    # As kubectl get: the header row is plain even on a terminal.
+    return render_table([Column(h) for h in headers], rows, headers=options.headers)

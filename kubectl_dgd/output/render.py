@@ -1,22 +1,16 @@
-"""Rendered children as a YAML stream (each with a ``# Source:`` comment) or a JSON List."""
+"""Rendered children as a YAML stream (each with a ``# Source:`` comment) or a JSON List: the
+``yaml`` and ``json`` formats of the :class:`RenderedList` view, by name for direct callers."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from kubectl_dgd.core.render import RenderedObject
-from kubectl_dgd.output.serialize import to_json, to_yaml_stream
-
-
-def _plain(obj: dict[str, Any]) -> Any:
-    # A fresh copy per object: no shared sub-objects, so YAML never needs anchors and aliases.
-    return json.loads(json.dumps(obj))
+from kubectl_dgd.core.views import RenderedList
+from kubectl_dgd.output.printer import format_view
 
 
 def render_yaml(objects: list[RenderedObject]) -> str:
-    return to_yaml_stream([([f"Source: {o.source}"], _plain(o.obj)) for o in objects])
+    return format_view(RenderedList(objects), "yaml")
 
 
 def render_json(objects: list[RenderedObject]) -> str:
-    return to_json({"apiVersion": "v1", "kind": "List", "items": [_plain(o.obj) for o in objects]})
+    return format_view(RenderedList(objects), "json")

@@ -1,14 +1,18 @@
-"""The status view as text (default and ``-o wide``), JSON or YAML."""
+"""The status view as text (default and ``-o wide``); ``-o json/yaml`` dump its data."""
 
 from __future__ import annotations
 
-from kubectl_dgd.core.status import ComponentView, StatusView
-from kubectl_dgd.output.serialize import to_json, to_yaml
+from typing import TYPE_CHECKING
+
+from kubectl_dgd.output.events import draw_events
+from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.style import PLAIN, Color, Style
 from kubectl_dgd.output.table import Column, render_table
 
-OUTPUTS = ("text", "wide", "json", "yaml", "name")
-RESOURCE = "dynamographdeployment.nvidia.com"
+if TYPE_CHECKING:
+    from kubectl_dgd.core.status import ComponentView, StatusView
+    from kubectl_dgd.core.views import LiveStatusView, StatusList
+
 COMPUTED_MARK = "*"
 UNKNOWN_MARK = "?"
 
@@ -33,14 +37,20 @@ _HEALTH_COLOURS: dict[str, Color] = {
 }
 
 
-def render_status_view(view: StatusView, output: str, style: Style = PLAIN) -> str:
-    if output == "json":
-        return to_json(view.to_data())
-    if output == "yaml":
-        return to_yaml(view.to_data())
-    if output == "name":
-        return f"{RESOURCE}/{view.name}\n"
-    return render_text(view, wide=output == "wide", style=style)
+def draw_status(view: StatusView, options: Options, wide: bool) -> str:
+    return render_text(view, wide, options.style)
+
+
+def draw_status_list(views: StatusList, options: Options, wide: bool) -> str:
+    """The graphs of one file: their views, a blank line between them."""
+    return "\n".join(render_text(v, wide, options.style) for v in views.views)
+
+
+def draw_live_status(view: LiveStatusView, options: Options, wide: bool) -> str:
+    text = render_text(view.status, wide, options.style)
+    if view.events is not None:
+        text += "\n" + draw_events(view.events)
+    return text
 
 
 def render_text(view: StatusView, wide: bool = False, style: Style = PLAIN) -> str:

@@ -1,4 +1,5 @@
-"""kubectl-style tables: upper-case headers, columns padded and separated by three spaces."""
+"""The one table renderer: kubectl-style tables, upper-case headers, columns padded and
+separated by three spaces (two, indented, for the Events block as ``kubectl describe``)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,14 @@ def render_table(
     rows: Sequence[Sequence[str]],
     style: Style = PLAIN,
     headers: bool = True,
+    *,
+    gap: str = GAP,
+    indent: str = "",
 ) -> str:
-    """The table as text, one line per row, trailing spaces stripped; cells are printed as given."""
+    """The table as text, one line per row, trailing spaces stripped; cells are printed as given.
+
+    ``style`` makes the header bold on a terminal; ``indent`` starts every line.
+    """
     table = ([[c.header for c in columns]] if headers else []) + [list(row) for row in rows]
     widths = [max((len(row[i]) for row in table), default=0) for i in range(len(columns))]
     lines = []
@@ -31,6 +38,6 @@ def render_table(
             cell.rjust(width) if column.align == "right" else cell.ljust(width)
             for cell, width, column in zip(row, widths, columns, strict=True)
         ]
-        line = GAP.join(padded).rstrip()
+        line = (indent + gap.join(padded)).rstrip()
         lines.append(style(line, "bold") if headers and number == 0 else line)
     return "".join(line + "\n" for line in lines)

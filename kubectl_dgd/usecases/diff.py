@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_dgd.core.impact import Impact, predict_impact
+from kubectl_dgd.core.impact import predict_impact
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
+from kubectl_dgd.core.views import DiffList, FieldChange, GraphDiff
 from kubectl_dgd.errors import InputError, NotFoundError
 from kubectl_dgd.usecases.ports import GraphCluster
 
@@ -30,35 +30,6 @@ SERVER_METADATA = (
     "finalizers",
     "ownerReferences",
 )
-
-
-@dataclass(frozen=True)
-class FieldChange:
-    change: str  # "+" added, "-" removed, "~" changed
-    path: str
-    old: Any = None
-    new: Any = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"change": self.change, "path": self.path, "old": self.old, "new": self.new}
-
-
-@dataclass
-class GraphDiff:
-    name: str
-    namespace: str
-    exists: bool
-    changes: list[FieldChange] = field(default_factory=list)
-    impact: Impact = field(default_factory=Impact)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "namespace": self.namespace,
-            "exists": self.exists,
-            "changes": [c.to_dict() for c in self.changes],
-            "impact": self.impact.to_dict(),
-        }
 
 
 def comparable(obj: dict[str, Any], like: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -167,3 +138,11 @@ def diff_graph(
         obj = new
     result.impact = predict_impact(live, obj, schemas, profile)
     return result
+
+
+def diff_graphs(
+    cluster: GraphCluster, graphs: list[dict[str, Any]], schemas: CrdSchemas, profile: Profile
+) -> DiffList:
+    """Each graph of a file against its live twin (in the cluster's namespace unless it names
+    its own)."""
+    return DiffList([diff_graph(cluster, g, cluster.namespace, schemas, profile) for g in graphs])

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.listing import GraphRow, graph_row
+from kubectl_dgd.core.listing import graph_row
+from kubectl_dgd.core.views import GraphList
 from kubectl_dgd.usecases.ports import GraphCluster
 
 
@@ -14,11 +15,11 @@ def _key(item: dict[str, Any]) -> tuple[str, str]:
     return str(meta.get("namespace") or ""), str(meta.get("name") or "")
 
 
-def list_rows(
+def list_graphs(
     cluster: GraphCluster, namespace: str | None, selector: str | None, now: datetime
-) -> tuple[list[GraphRow], list[dict[str, Any]]]:
-    """Rows sorted by namespace and name, and the raw items (for -o json/yaml)."""
+) -> GraphList:
+    """Rows sorted by namespace and name, each with its object (``namespace`` None: all)."""
     listing = cluster.list_graphs(namespace, selector)
     items = [i for i in listing.get("items") or [] if isinstance(i, dict)]
     items.sort(key=_key)
-    return [graph_row(i, now) for i in items], items
+    return GraphList([graph_row(i, now) for i in items], items, all_namespaces=namespace is None)

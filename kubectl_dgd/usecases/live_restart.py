@@ -9,7 +9,7 @@ other writer changed ``spec.restart`` itself we stop rather than overwrite their
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +28,7 @@ from kubectl_dgd.core.restart import (
     default_order,
     plan_restart,
 )
+from kubectl_dgd.core.views import RestartProgress, RestartSummary
 from kubectl_dgd.errors import ConflictError, RefusedError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
@@ -46,6 +47,18 @@ class LiveRestart:
     graph: dict[str, Any]
     attempts: int = 0
     argocd: str | None = None  # why we think Argo CD manages it
+    dry_run: bool = False
+
+    def summary(self) -> RestartSummary:
+        plan = self.plan
+        outcome = (
+            "dry run: nothing patched"
+            if self.dry_run
+            else f"dynamographdeployment.nvidia.com/{self.name} restart requested"
+        )
+        return RestartSummary(
+            f"{self.namespace}/{self.name}", plan.old_id, plan.new_id, plan.describe(), outcome
+        )
 
 
 def merge_patch(old: Any, new: Any) -> Any:
@@ -100,7 +113,7 @@ def request_restart(
 ) -> LiveRestart:
     graph = cluster.get_graph(name, namespace)
     plan = _plan(graph, request, now)
-    result = LiveRestart(name, namespace, plan, graph, argocd=argocd_marker(graph))
+    result = LiveRestart(name, namespace, plan, graph, argocd=argocd_marker(graph), dry_run=dry_run)
     if dry_run:
         return result
     # Later attempts must write the same id we announced.
@@ -128,41 +141,23 @@ def request_restart(
     raise AssertionError("unreachable")
 
 
-@dataclass
-class Progress:
-    phase: str
-    done: list[str] = field(default_factory=list)
-    in_progress: list[str] = field(default_factory=list)
-    pending: list[str] = field(default_factory=list)
-
-    def line(self, restart_id: str) -> str:
-        parts = [f"restart {restart_id}: {self.phase or 'waiting for the operator'}"]
-        for label, names in (
-            ("done", self.done),
-            ("in progress", self.in_progress),
-            ("next", self.pending),
-        ):
-            if names:
-                parts.append(f"{label}: {', '.join(names)}")
-        return "; ".join(parts)
-
-
-def progress_of(graph: dict[str, Any], plan: RestartPlan) -> Progress:
-    """Where a restart stands: done / in progress / next, in the controller's order (§4)."""
+def progress_of(graph: dict[str, Any], plan: RestartPlan) -> RestartProgress:
+    """Where a restart stands: done / in progress / next, in the controller's order."""
     observed = graph_phase(read_graph(graph))
-    if observed.restart_observed_id != plan.new_id:
-        return Progress("", pending=_order(plan))
+    restart_id = plan.new_id
+    if observed.restart_observed_id != restart_id:
+        return RestartProgress(restart_id, "", pending=_order(plan))
     phase = observed.restart_phase or ""
     in_progress = list(observed.restart_in_progress)
     order = _order(plan)
     if phase == RESTART_COMPLETED:
-        return Progress(phase, done=order)
+        return RestartProgress(restart_id, phase, done=order)
     if plan.strategy == "Parallel" or not in_progress:
-        return Progress(phase, in_progress=in_progress)
+        return RestartProgress(restart_id, phase, inProgress=in_progress)
     first = min((order.index(n) for n in in_progress if n in order), default=0)
     done = order[:first]
     pending = [n for n in order[first:] if n not in in_progress]
-    return Progress(phase, done, in_progress, pending)
+    return RestartProgress(restart_id, phase, done, in_progress, pending)
 
 
 def _order(plan: RestartPlan) -> list[str]:
@@ -182,19 +177,19 @@ def wait_for_restart(
     started: LiveRestart,
     clock: Clock,
     timeout: float | None,
-    report: Callable[[str], None],
+    report: Callable[[RestartProgress], None],
 ) -> WaitOutcome:
-    """Follow status.restart until our id is Completed, Superseded or Failed, or time runs out."""
+    """Follow status.restart until our id is Completed, Superseded or Failed, or time runs out;
+    ``report`` gets each change of the progress."""
     plan = started.plan
-    shown = ""
+    shown: RestartProgress | None = None
 
     def check(graph: dict[str, Any]) -> WaitOutcome | None:
         nonlocal shown
         progress = progress_of(graph, plan)
-        line = progress.line(plan.new_id)
-        if line != shown:
-            report(line)
-            shown = line
+        if progress != shown:
+            report(progress)
+            shown = progress
         if progress.phase == RESTART_COMPLETED:
             return WaitOutcome(True, f"restart {plan.new_id} completed")
         if progress.phase == RESTART_SUPERSEDED:

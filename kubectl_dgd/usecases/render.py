@@ -5,12 +5,13 @@ from __future__ import annotations
 from kubectl_dgd.adapters.yamlload import expand_paths, load_file
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render import RenderedObject, render_graph
+from kubectl_dgd.core.views import RenderedList
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.validate import unpack
 
 
-def render_paths(paths: list[str], profile: Profile) -> list[RenderedObject]:
+def render_paths(paths: list[str], profile: Profile) -> RenderedList:
     """Children of every DGD below ``paths``, in input order; other documents are ignored."""
     objects: list[RenderedObject] = []
     graphs = 0
@@ -25,4 +26,4 @@ def render_paths(paths: list[str], profile: Profile) -> list[RenderedObject]:
                 objects.extend(render_graph(obj, profile))
     if not graphs:
         raise InputError("no DynamoGraphDeployment found", ", ".join(paths))
-    return objects
+    return RenderedList(objects)

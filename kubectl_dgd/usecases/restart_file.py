@@ -14,6 +14,7 @@ from typing import Any
 from kubectl_dgd.adapters.files import atomic_write, plain_documents, set_spec_field
 from kubectl_dgd.adapters.yamlload import Document, decode, parse_manifest, read_bytes
 from kubectl_dgd.core.restart import RestartPlan, RestartRefused, RestartRequest, plan_restart
+from kubectl_dgd.core.views import RestartSummary
 from kubectl_dgd.errors import DgdError, InputError, RefusedError
 from kubectl_dgd.model.kinds import is_dgd
 
@@ -30,6 +31,21 @@ class RestartFileResult:
     written: bool
     # False when the document is a saved live object (it has a uid): it already exists.
     may_be_new: bool
+
+    def summary(self) -> RestartSummary:
+        plan = self.plan
+        graph = f"{self.namespace}/{self.name}" if self.namespace else self.name
+        outcome = (
+            f"updated {self.path}" if self.written else f"dry run: nothing written to {self.path}"
+        )
+        return RestartSummary(
+            graph,
+            plan.old_id,
+            plan.new_id,
+            plan.describe(),
+            outcome,
+            diff="" if self.written else self.diff,
+        )
 
 
 def restart_file(

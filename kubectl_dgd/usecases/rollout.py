@@ -1,8 +1,9 @@
 """``rollout status NAME``: wait, like ``kubectl rollout status``, until the graph has settled.
 
 Settled is ``core.phase``'s: the operator has observed the current generation, nothing failed,
-no managed rolling update is Pending/InProgress (§5), the requested restart, if any, is done
-(§4), and the graph is ready: the Ready condition and every component's ready replicas.
+no managed rolling update is Pending/InProgress, the requested restart, if any, is done
+(docs/operator-semantics.md#rolling-update and #restart), and the graph is ready: the Ready
+condition and every component's ready replicas.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from kubectl_dgd.core.graph import read_graph
 from kubectl_dgd.core.phase import STATE_FAILED, Phase, graph_phase
+from kubectl_dgd.core.views import Explanation
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
@@ -25,6 +27,9 @@ class RolloutState:
     line: str
     # The state in a few words, without the "Waiting for ..." or "dgd X failed:" frame.
     detail: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {"done": self.done, "failed": self.failed, "message": self.line}
 
 
 def rollout_state(graph: dict[str, Any]) -> RolloutState:
@@ -92,8 +97,9 @@ def rollout_status(
     clock: Clock,
     timeout: float | None,
     watch: bool,
-    report: Callable[[str], None],
+    report: Callable[[RolloutState], None],
 ) -> RolloutOutcome:
+    """Follow the graph until it settles or fails; ``report`` gets each new waiting state."""
     graph = cluster.get_graph(name, namespace)
     shown = ""
 
@@ -101,7 +107,7 @@ def rollout_status(
         nonlocal shown
         state = rollout_state(obj)
         if state.line != shown and not state.failed:
-            report(state.line)
+            report(state)
             shown = state.line
         return state
 
@@ -118,26 +124,23 @@ def rollout_status(
     return RolloutOutcome(False, "timed out waiting for the condition")
 
 
-def explain_text(graph: dict[str, Any], now: datetime) -> str:
-    """``rollout explain``: the rolling-update and restart explanations of the status view, as
-    prose, with what the user can do next. A field of the wrong type is an InputError."""
+def explain(graph: dict[str, Any], now: datetime) -> Explanation:
+    """``rollout explain``: the rolling-update and restart explanations of the status view, and
+    what the user can do next."""
     from kubectl_dgd.core.rollout import explain_restart, explain_rolling_update
 
     dgd = read_graph(graph, strict=True)
     rolling = explain_rolling_update(dgd, now)
     restart = explain_restart(dgd)
     state = state_of(graph_phase(dgd))
-    paragraphs = [f'dgd "{dgd.name}" in namespace "{dgd.namespace}": {state.detail}']
-    if rolling is not None:
-        paragraphs.append("\n".join(rolling.lines))
-    if restart is not None:
-        paragraphs.append("\n".join(restart.lines))
-    if rolling is None and restart is None:
-        paragraphs.append("No rolling update or restart has been recorded for this graph.")
-    paragraphs.append(
-        "What you can do:\n" + "\n".join(f"- {a}" for a in _advice(dgd.name, rolling, state))
+    return Explanation(
+        name=dgd.name,
+        namespace=dgd.namespace,
+        summary=state.detail,
+        rollingUpdate=None if rolling is None else list(rolling.lines),
+        restart=None if restart is None else list(restart.lines),
+        advice=_advice(dgd.name, rolling, state),
     )
-    return "\n\n".join(paragraphs) + "\n"
 
 
 def _advice(name: str, rolling: Any, state: RolloutState) -> list[str]:

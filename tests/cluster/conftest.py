@@ -87,6 +87,17 @@ def ready_status(comps: list[dict[str, Any]], generation: int = 1) -> dict[str, 
     }
 
 
+def three_graphs() -> list[dict[str, Any]]:
+    """Three graphs of namespace dynamo (settled, rolling, restarted) and one of another."""
+    rolling = graph("rolling", labels={"team": "a"})
+    rolling["status"]["state"] = "pending"
+    rolling["status"]["rollingUpdate"] = {"phase": "InProgress", "updatedComponents": ["decode"]}
+    rolling["status"]["components"]["prefill"]["readyReplicas"] = 0
+    restarted = graph("restarted", restart={"id": "r1"}, labels={"team": "b"})
+    restarted["status"]["restart"] = {"observedID": "r1", "phase": "Completed"}
+    return [graph(), rolling, restarted, graph("far-away", namespace="other")]
+
+
 def dgd(
     server: ApiServer, *args: str, env: dict[str, str] | None = None, timeout: float = 60
 ) -> Result:

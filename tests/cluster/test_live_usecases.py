@@ -11,6 +11,7 @@ import pytest
 from kubectl_dgd.core.restart import RestartRequest, plan_restart
 from kubectl_dgd.core.timefmt import human_age
 from kubectl_dgd.errors import ApiError, NotFoundError
+from kubectl_dgd.output.printer import format_view
 from kubectl_dgd.usecases.live_restart import merge_patch, progress_of
 from kubectl_dgd.usecases.rollout import rollout_state
 from kubectl_dgd.usecases.watching import TimedOut, follow
@@ -123,22 +124,22 @@ def test_progress_of_a_sequential_restart_in_alphabetical_order() -> None:
     obj = graph()
     obj["status"]["restart"] = {"observedID": "r", "phase": "Restarting", "inProgress": ["decode"]}
     progress = progress_of(obj, _plan())
-    assert (progress.done, progress.in_progress, progress.pending) == (
+    assert (progress.done, progress.inProgress, progress.pending) == (
         ["Frontend"],
         ["decode"],
         ["prefill"],
     )
     assert (
-        progress.line("r")
-        == "restart r: Restarting; done: Frontend; in progress: decode; next: prefill"
+        format_view(progress, "text")
+        == "restart r: Restarting; done: Frontend; in progress: decode; next: prefill\n"
     )
 
 
 def test_progress_before_the_operator_sees_the_id() -> None:
     obj = graph()
     obj["status"]["restart"] = {"observedID": "older", "phase": "Completed"}
-    assert progress_of(obj, _plan()).line("r") == (
-        "restart r: waiting for the operator; next: Frontend, decode, prefill"
+    assert format_view(progress_of(obj, _plan()), "text") == (
+        "restart r: waiting for the operator; next: Frontend, decode, prefill\n"
     )
 
 

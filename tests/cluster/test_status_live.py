@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from tests.apiserver.server import ApiServer
-from tests.cluster.conftest import NOW, component, dgd, graph
+from tests.cluster.conftest import NOW, component, dgd, graph, three_graphs
 from tests.conftest import assert_golden, run_cli
 
 
@@ -101,13 +101,7 @@ def test_status_events_lists_the_graphs_recent_events(apiserver: ApiServer) -> N
 
 
 def _three_graphs(apiserver: ApiServer) -> None:
-    rolling = graph("rolling", labels={"team": "a"})
-    rolling["status"]["state"] = "pending"
-    rolling["status"]["rollingUpdate"] = {"phase": "InProgress", "updatedComponents": ["decode"]}
-    rolling["status"]["components"]["prefill"]["readyReplicas"] = 0
-    restarted = graph("restarted", restart={"id": "r1"}, labels={"team": "b"})
-    restarted["status"]["restart"] = {"observedID": "r1", "phase": "Completed"}
-    apiserver.seed(graph(), rolling, restarted, graph("far-away", namespace="other"))
+    apiserver.seed(*three_graphs())
 
 
 def test_list_is_one_request_with_a_row_per_graph(apiserver: ApiServer) -> None:

@@ -1,0 +1,133 @@
+"""What a command may touch, in one object: the streams, the clocks, the environment and the
+cluster client (as argo-rollouts' ``options``). Commands read it from the click context
+(:func:`current_deps`) instead of reaching for ``sys.stdout``, ``os.environ`` or the clock;
+tests give a fake twin (``tests/fakes.py``) and get exact stdout and stderr in-process.
+
+The cluster client is built on first use from the connection flags, so an offline command
+never imports ``kubernetes``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+
+import click
+
+from kubectl_dgd.errors import DgdError, UsageError
+from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.output.printer import Options, View, print_view
+from kubectl_dgd.output.style import Style
+
+if TYPE_CHECKING:
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+    from kubectl_dgd.usecases.ports import GraphCluster
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _wall_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def parse_now(value: str) -> datetime:
+    """A fixed time given as RFC 3339 (``--now``, ``DGD_NOW``); a bare time is UTC."""
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as err:
+        raise UsageError(f"--now: not an RFC 3339 time: {value!r}") from err
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+@dataclass
+class Deps:
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+    environ: Mapping[str, str]
+    wall_clock: Callable[[], datetime] = _wall_clock
+    monotonic: Callable[[], float] = time.monotonic
+    # Set by the connection flags of the running command; None: kubectl's defaults.
+    connection: ConnectionSettings | None = None
+    _cluster: GraphCluster | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_process(cls) -> Deps:
+        return cls(sys.stdin, sys.stdout, sys.stderr, os.environ)
+
+    # ---- time ----
+
+    def now(self, fixed: str | None = None) -> datetime:
+        """The current time, or the fixed one tests give with the hidden --now / DGD_NOW."""
+        fixed = fixed or self.environ.get("DGD_NOW")
+        return parse_now(fixed) if fixed else self.wall_clock()
+
+    # ---- cluster ----
+
+    def cluster(self) -> GraphCluster:
+        """The cluster of the connection flags, resolved as kubectl does, built once."""
+        if self._cluster is None:
+            self._cluster = self.connect()
+        return self._cluster
+
+    def connect(self) -> GraphCluster:
+        from kubectl_dgd.adapters.cluster import Cluster
+        from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, resolve
+
+        conn = self.connection or ConnectionSettings()
+        log = self.warn if conn.verbose else None
+        return Cluster(resolve(conn, self.environ), conn.request_timeout, log)
+
+    # ---- output ----
+
+    def style(self) -> Style:
+        """Colour only on a terminal and never with NO_COLOR."""
+        tty = bool(getattr(self.stdout, "isatty", lambda: False)())
+        return Style(tty and not self.environ.get("NO_COLOR"))
+
+    def options(self, headers: bool = True) -> Options:
+        return Options(self.style(), headers)
+
+    def print(self, view: View, fmt: str, headers: bool = True) -> None:
+        """The view on stdout in format ``fmt`` (see ``output/printer.py``)."""
+        print_view(view, fmt, self.stdout, self.options(headers))
+
+    def warn(self, line: str) -> None:
+        """One line on stderr (warnings, errors, progress that is not the result)."""
+        click.echo(line, file=self.stderr)
+
+
+def current_deps() -> Deps:
+    """The running command's dependencies: the context's ``obj`` (tests put a fake there),
+    else the process's own, made once per invocation."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return Deps.from_process()
+    root = ctx.find_root()
+    if not isinstance(root.obj, Deps):
+        root.obj = Deps.from_process()
+    return root.obj
+
+
+def handle_errors(func: F) -> F:
+    """Turn the project's exceptions into one line on stderr and the documented exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except DgdError as err:
+            current_deps().warn(f"error: {err}")
+            sys.exit(int(err.exit_code))
+        except KeyboardInterrupt:
+            sys.exit(int(Exit.INTERRUPTED))
+        except BrokenPipeError:
+            sys.exit(int(Exit.OK))
+
+    return wrapper  # type: ignore[return-value]

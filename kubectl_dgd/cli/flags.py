@@ -1,0 +1,170 @@
+"""The flags commands share, declared once: input paths, operator profile, output format, the
+hidden fixed clock, and kubectl's connection flags.
+
+kubectl does not pass its own global flags to plugins ("flags cannot be placed before plugin
+name"), so ``kubectl dgd status x -n ns`` must parse ``-n`` itself, with kubectl's names. A
+command decorated with :func:`cluster_options` receives one ``conn: ConnectionSettings``
+instead of the separate flags (and ``all_namespaces`` when it offers ``-A``); the same settings
+go to the command's dependencies, which build the cluster client from them on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from kubectl_dgd.core.profile import Profile
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def output_option(
+    choices: Sequence[str], default: str, show_default: bool = True
+) -> Callable[[F], F]:
+    """``-o/--output``: the formats of ``output/`` this command offers."""
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=show_default,
+    )
+
+
+def input_options(func: F) -> F:
+    """PATHS arguments and -f/--filename (repeatable): files, directories, - for stdin."""
+    func = click.option(
+        "-f",
+        "--filename",
+        "filenames",
+        multiple=True,
+        help="File or directory (repeatable); - for stdin.",
+    )(func)
+    return click.argument("paths", nargs=-1, type=click.Path())(func)
+
+
+def profile_options(func: F) -> F:
+    """--provider, --no-grove, --lpx, --checkpoint, --discovery: the operator settings to assume."""
+    decorators = [
+        click.option(
+            "--provider",
+            type=click.Choice(["grove", "component"]),
+            default=None,
+            help="Workload provider. Default: decided from the annotations as the mutating webhook does.",
+        ),
+        click.option(
+            "--grove/--no-grove",
+            default=True,
+            show_default=True,
+            help="Operator has Grove enabled.",
+        ),
+        click.option(
+            "--lpx/--no-lpx", default=False, show_default=True, help="Operator has lpx.enabled."
+        ),
+        click.option(
+            "--checkpoint/--no-checkpoint",
+            default=True,
+            show_default=True,
+            help="Operator checkpoint gate.",
+        ),
+        click.option(
+            "--discovery",
+            type=click.Choice(["kubernetes", "default"]),
+            default="default",
+            show_default=True,
+            help="Operator discovery backend (kubernetes adds Services for every component).",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def make_profile(
+    provider: str | None,
+    grove: bool,
+    lpx: bool,
+    checkpoint: bool,
+    discovery: str = "default",
+    strict: bool = False,
+) -> Profile:
+    return Profile(
+        provider=provider,  # type: ignore[arg-type]
+        grove=grove,
+        lpx=lpx,
+        checkpoint=checkpoint,
+        kubernetes_discovery=discovery == "kubernetes",
+        strict=strict,
+    )
+
+
+now_option = click.option(
+    "--now", hidden=True, envvar="DGD_NOW", help="Fixed clock for tests (RFC 3339)."
+)
+
+_KEYS = ("kubeconfig", "context", "namespace", "request_timeout", "verbose")
+
+
+def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
+    """Add --kubeconfig, --context, -n, --request-timeout, -v (and -A if asked)."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            # Imported here: offline commands also carry these flags but never pay for the adapter.
+            from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
+            from kubectl_dgd.cli.deps import current_deps
+
+            values = {key: kwargs.pop(key, None) for key in _KEYS}
+            conn = ConnectionSettings(
+                kubeconfig=values["kubeconfig"],
+                context=values["context"],
+                namespace=values["namespace"],
+                request_timeout=parse_timeout(values["request_timeout"]),
+                verbose=bool(values["verbose"]),
+            )
+            current_deps().connection = conn
+            kwargs["conn"] = conn
+            return func(*args, **kwargs)
+
+        options = [
+            click.option(
+                "--kubeconfig",
+                metavar="PATH",
+                help="Use only this kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).",
+            ),
+            click.option("--context", metavar="NAME", help="The kubeconfig context to use."),
+            click.option(
+                "-n",
+                "--namespace",
+                metavar="NS",
+                help="Namespace (default: the context's namespace, else default).",
+            ),
+            click.option(
+                "--request-timeout",
+                metavar="DURATION",
+                default=None,
+                help="Give up on a single request after this long (30s, 1m; 0 = never). Default 0.",
+            ),
+            click.option(
+                "-v", "--verbose", is_flag=True, help="Show each API request on standard error."
+            ),
+        ]
+        if all_namespaces:
+            options.append(
+                click.option(
+                    "-A",
+                    "--all-namespaces",
+                    is_flag=True,
+                    help="List graphs of every namespace.",
+                )
+            )
+        decorated: Any = wrapper
+        for option in reversed(options):
+            decorated = option(decorated)
+        return decorated  # type: ignore[no-any-return]
+
+    return decorate

@@ -1,0 +1,33 @@
+"""The ``Events:`` block of ``status --events``, laid out as ``kubectl describe`` does."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kubectl_dgd.core.timefmt import human_age
+from kubectl_dgd.output.table import Column, render_table
+
+if TYPE_CHECKING:
+    from kubectl_dgd.core.views import EventView
+
+_COLUMNS = [Column("TYPE"), Column("REASON"), Column("AGE"), Column("MESSAGE")]
+
+
+def _age(event: EventView) -> str:
+    age = human_age(event.ageSeconds)
+    return age + f" (x{event.count})" if event.count > 1 else age
+
+
+def draw_events(events: list[EventView]) -> str:
+    if not events:
+        return "Events:       <none>\n"
+    rows = [
+        [
+            str(event.type or ""),
+            str(event.reason or ""),
+            _age(event),
+            str(event.message or "").replace("\n", " "),
+        ]
+        for event in events
+    ]
+    return "Events:\n" + render_table(_COLUMNS, rows, gap="  ", indent="  ")
