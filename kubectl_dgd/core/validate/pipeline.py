@@ -1,19 +1,22 @@
 """Run the layers in the order admission applies them (fact sheet §2.0) and tag each finding.
 
 defaults (CRD structural + mutating webhook) -> schema -> CEL -> validating webhook; lint last.
-The webhook runs only on objects whose structure is sound, as on a real API server.
+The webhook runs only on objects whose structure is sound, as on a real API server. A v1alpha1
+object gets its own version's schema and CEL, then the webhooks on its v1beta1 conversion, as
+the operator does (operator-versions.md §2.2).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding, has_errors
 from kubectl_dgd.core.profile import Profile
-from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_update
+from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_alpha, webhook_update
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
-from kubectl_dgd.model.kinds import V1ALPHA1
+from kubectl_dgd.model.kinds import API_GROUP, SERVED, V1ALPHA1, unserved_message
 
 DEPRECATION = "nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated; use nvidia.com/v1beta1 DynamoGraphDeployment"
 
@@ -29,16 +32,8 @@ def validate_object(
             Finding("warning", "schema", "apiVersion", DEPRECATION, "deprecated-version")
         )
     version_schema = schemas.get(version)
-    if version_schema is None:
-        findings.append(
-            Finding(
-                "error",
-                "schema",
-                "apiVersion",
-                f"version {version!r} is not served by this CRD",
-                "unknown-version",
-            )
-        )
+    if version_schema is None or obj.get("apiVersion") not in SERVED:
+        findings.append(_unserved(obj, schemas))
         return findings
     creating = old is None
     defaulted = apply_defaults(obj, schemas, profile, old=old)
@@ -54,17 +49,9 @@ def validate_object(
         findings.extend(cel.check(defaulted, old_defaulted, version_schema))
     else:
         findings.append(Finding("info", "cel", "", schema.CEL_NOT_CHECKED, "cel-not-checked"))
-    if version != "v1beta1":
-        findings.append(
-            Finding(
-                "info",
-                "webhook",
-                "apiVersion",
-                "webhook rules checked for v1beta1 only",
-                "webhook-skipped",
-            )
-        )
-    elif not structural_ok:
+    if version == "v1alpha1":
+        findings = [f.located(webhook_alpha.line_path(f.path)) for f in findings]
+    if not structural_ok:
         findings.append(
             Finding(
                 "info",
@@ -74,6 +61,8 @@ def validate_object(
                 "webhook-skipped",
             )
         )
+    elif version == "v1alpha1":
+        findings.extend(_alpha_webhook(obj, defaulted, old, schemas, profile))
     else:
         stateless = webhook.check_create(defaulted, profile, old=old_defaulted)
         findings.extend(stateless)
@@ -83,4 +72,42 @@ def validate_object(
             findings.extend(webhook_update.check_update(defaulted, old_defaulted, profile))
     if structural_ok and version == "v1beta1":
         findings.extend(lint.check(obj, creating=creating))
+    elif structural_ok:
+        conversion = alpha_to_beta(obj)
+        findings.extend(
+            webhook_alpha.relocate(lint.check(conversion.obj, creating=creating), conversion)
+        )
     return findings
+
+
+def _alpha_webhook(
+    obj: dict[str, Any],
+    defaulted: dict[str, Any],
+    old: dict[str, Any] | None,
+    schemas: CrdSchemas,
+    profile: Profile,
+) -> list[Finding]:
+    """A v1alpha1 request (§2.2): the mutating and validating webhooks see its v1beta1 conversion;
+    the runtime-version pair and the alpha-only rules are reported at alpha paths."""
+    conversion = alpha_to_beta(defaulted)
+    old_beta = alpha_to_beta(old).obj if is_alpha(old) and old is not None else old
+    beta = apply_defaults(conversion.obj, schemas, profile, old=old_beta)
+    old_defaulted = (
+        None if old_beta is None else apply_defaults(old_beta, schemas, profile, old=old_beta)
+    )
+    stateless = webhook.check_create(beta, profile, old=old_defaulted)
+    kept, runtime = webhook_alpha.split_runtime(stateless, conversion)
+    alpha_rules = webhook_alpha.check(defaulted, runtime)
+    found = webhook_alpha.relocate(kept, conversion) + alpha_rules
+    if old_defaulted is not None and not has_errors(found):
+        found += webhook_alpha.relocate(
+            webhook_update.check_update(beta, old_defaulted, profile), conversion
+        )
+    return found
+
+
+def _unserved(obj: dict[str, Any], schemas: CrdSchemas) -> Finding:
+    """As kubectl: a DGD of a version the CRD does not serve is refused, naming what is served."""
+    served = tuple(f"{API_GROUP}/{v}" for v in sorted(schemas, reverse=True))
+    message = unserved_message(obj.get("apiVersion"), served)
+    return Finding("error", "schema", "apiVersion", message, "unknown-version")
