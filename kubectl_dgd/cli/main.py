@@ -21,6 +21,7 @@ except KeyboardInterrupt:  # pragma: no cover - timing dependent
 # name -> "module:attribute"; a module is imported only when its command runs or help lists it.
 COMMANDS: dict[str, str] = {
     "validate": "kubectl_dgd.cli.validate:validate",
+    "convert": "kubectl_dgd.cli.convert:convert",
     "render": "kubectl_dgd.cli.render:render",
     "restart": "kubectl_dgd.cli.restart:restart",
     "status": "kubectl_dgd.cli.status:status",

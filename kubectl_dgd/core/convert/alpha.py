@@ -261,6 +261,9 @@ class _ServiceConverter:
             else:
                 self.out[key] = copy.deepcopy(value)  # unknown: the schema layer reports it
                 self._map(key, key)
+        # As v1beta1 manifests are written: the pod template last.
+        if "podTemplate" in self.out:
+            self.out["podTemplate"] = self.out.pop("podTemplate")
         return self.out
 
     # ---- simple fields ----------------------------------------------------------------------
