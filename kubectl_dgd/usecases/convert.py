@@ -9,6 +9,7 @@ graphs are kept where the new structure has a place for them.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,9 +106,9 @@ def verdict_difference(
     alpha: dict[str, Any], beta: dict[str, Any], schemas: CrdSchemas, profile: Profile
 ) -> str | None:
     """The first finding one form gets and the other does not (paths aside), or None."""
-    before = _comparable(validate_object(alpha, schemas, profile))
-    after = _comparable(validate_object(beta, schemas, profile))
-    for finding in sorted(set(before) ^ set(after)):
+    before = Counter(_comparable(validate_object(alpha, schemas, profile)))
+    after = Counter(_comparable(validate_object(beta, schemas, profile)))
+    for finding in sorted((before - after) + (after - before)):
         return f"{finding[2]} ({finding[0]}, {finding[1]})"
     return None
 
