@@ -242,4 +242,4 @@ def test_findings_point_at_the_line_of_the_alpha_field() -> None:
     assert by_path["spec.components[2].name"] == 19  # sorted: Frontend, Worker, Wxxx...
     assert by_path["spec.components[2].sharedMemorySize"] == 20
     # the v1alpha1 CEL rule on the service itself
-    assert by_path["spec.services.Worker"] == 7
+    assert by_path["spec.services[Worker]"] == 7

@@ -167,7 +167,7 @@ def _services(value: Any, conv: Conversion) -> Any:
     for name in sorted(value, key=str):
         service = value[name]
         if service is None:
-            conv.lossy.append(f"{service_path(name)}: a null service has no v1beta1 form")
+            conv.dropped.append(f"{service_path(name)}: null; the API server prunes it")
             continue
         i = len(components)
         conv.services[i] = str(name)

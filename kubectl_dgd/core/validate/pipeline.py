@@ -50,7 +50,7 @@ def validate_object(
     else:
         findings.append(Finding("info", "cel", "", schema.CEL_NOT_CHECKED, "cel-not-checked"))
     if version == "v1alpha1":
-        findings = [f.located(webhook_alpha.line_path(f.path)) for f in findings]
+        findings = [webhook_alpha.cel_service_path(f) for f in findings]
     if not structural_ok:
         findings.append(
             Finding(

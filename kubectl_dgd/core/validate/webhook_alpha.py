@@ -11,6 +11,7 @@ the v1alpha1-only rules and warnings, which run on the alpha view in sorted serv
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from kubectl_dgd.core.convert import Conversion, service_line_path, service_path
@@ -38,6 +39,19 @@ def line_path(path: str) -> str:
     if match is None:
         return path
     return service_line_path(match.group(1)) + path[match.end() :]
+
+
+_SERVICE_DOTTED = re.compile(r"^spec\.services\.([A-Za-z_][A-Za-z0-9_-]*)")
+
+
+def cel_service_path(finding: Finding) -> Finding:
+    """A schema or CEL finding of the v1alpha1 object, at its line. The API server words CEL
+    paths of map entries with brackets (``spec.services[worker].sharedMemory``) and schema
+    paths with dots (``spec.services.worker.volumeMounts[0].name``)."""
+    path = finding.path
+    if finding.layer == "cel":
+        path = _SERVICE_DOTTED.sub(lambda m: f"spec.services[{m.group(1)}]", path)
+    return replace(finding, path=path, where=line_path(path))
 
 
 def split_runtime(
