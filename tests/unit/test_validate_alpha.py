@@ -150,17 +150,17 @@ def test_deprecation_warnings_name_the_namespace_the_operator_uses() -> None:
             "DynamoGraphDeployment",
         ),
         (
-            "spec.services[F].dynamoNamespace",
+            "",
             'spec.services[F].dynamoNamespace is deprecated and ignored. Value "old" will be '
             'replaced with "ns-my-graph". Remove this field from your configuration',
         ),
         (
-            "spec.services[G].dynamoNamespace",
+            "",
             'spec.services[G].dynamoNamespace is deprecated and ignored. Value "old" will be '
             'replaced with "dynamo". Remove this field from your configuration',
         ),
         (
-            "spec.services[H].autoscaling",
+            "",
             "spec.services[H].autoscaling is deprecated and ignored. Use "
             "DynamoGraphDeploymentScalingAdapter with HPA, KEDA, or Planner for autoscaling "
             "instead. See docs/kubernetes/autoscaling.md",

@@ -95,7 +95,13 @@ def check(
         service = services[name]
         if isinstance(service, dict):
             found += _service(str(name), service, meta, runtime.get(str(name), (None, None)))
-    return [f.located(line_path(f.path)) for f in found]
+    return [f if f.where else f.located(line_path(f.path)) for f in found]
+
+
+def _warning(path: str, message: str, code: str) -> Finding:
+    """An admission warning is a sentence that names its field itself (kubectl prints it after
+    "Warning:"); the field is kept only to find its line."""
+    return warning("", message, code).located(line_path(path))
 
 
 def _service(
@@ -124,7 +130,7 @@ def _service(
             svc.get("globalDynamoNamespace") is True,
         )
         found.append(
-            warning(
+            _warning(
                 f"{base}.dynamoNamespace",
                 f'{base}.dynamoNamespace is deprecated and ignored. Value "{namespace_value}" will '
                 f'be replaced with "{replaced}". Remove this field from your configuration',
@@ -133,7 +139,7 @@ def _service(
         )
     if svc.get("autoscaling") is not None:
         found.append(
-            warning(
+            _warning(
                 f"{base}.autoscaling",
                 f"{base}.autoscaling is deprecated and ignored. Use DynamoGraphDeploymentScalingAdapter "
                 "with HPA, KEDA, or Planner for autoscaling instead. See docs/kubernetes/autoscaling.md",
