@@ -222,8 +222,10 @@ class _ServiceConverter:
                         f"{self.name!r} names the component"
                     )
             elif key == "topologyConstraint":
-                pack = value.get("packDomain") if isinstance(value, dict) else None
-                self.out[key] = {"packDomain": pack} if isinstance(value, dict) else value
+                if isinstance(value, dict):  # v1beta1 keeps packDomain only
+                    self.out[key] = {k: v for k, v in value.items() if k == "packDomain"}
+                else:
+                    self.out[key] = copy.deepcopy(value)
                 self._map(key, key)
             elif key == "sharedMemory":
                 self._shared_memory(value)
