@@ -251,3 +251,26 @@ def test_odd_shapes_never_raise() -> None:
         alpha_to_beta(
             {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment", "spec": spec}
         )
+
+
+def test_render_reads_preserved_service_labels_and_annotations_under_the_pod_template() -> None:
+    from kubectl_dgd.core.convert import for_render
+    from kubectl_dgd.core.profile import Profile
+    from kubectl_dgd.core.render import render_graph
+
+    svc = {
+        "labels": {"team": "infra", "shared": "service"},
+        "annotations": {"note": "from-service"},
+        "extraPodMetadata": {"labels": {"shared": "pod"}},
+        "extraPodSpec": {"mainContainer": {"image": "img:1.0.0"}},
+    }
+    obj = graph({"f": svc, "p": {"labels": {"only": "service"}}})
+    beta = for_render(obj)
+    assert component(beta, "f")["podTemplate"]["metadata"] == {
+        "labels": {"team": "infra", "shared": "pod"},
+        "annotations": {"note": "from-service"},
+    }
+    assert component(beta, "p")["podTemplate"] == {"metadata": {"labels": {"only": "service"}}}
+    pcs = next(o.obj for o in render_graph(obj, Profile()) if o.obj["kind"] == "PodCliqueSet")
+    clique = next(c for c in pcs["spec"]["template"]["cliques"] if c["name"] == "f")
+    assert clique["labels"]["team"] == "infra" and clique["labels"]["shared"] == "pod"

@@ -3,9 +3,17 @@
 from kubectl_dgd.core.convert.alpha import (
     Conversion,
     alpha_to_beta,
+    for_render,
     is_alpha,
     service_line_path,
     service_path,
 )
 
-__all__ = ["Conversion", "alpha_to_beta", "is_alpha", "service_line_path", "service_path"]
+__all__ = [
+    "Conversion",
+    "alpha_to_beta",
+    "for_render",
+    "is_alpha",
+    "service_line_path",
+    "service_path",
+]

@@ -73,6 +73,30 @@ class Conversion:
         return self.paths.alpha_of(beta_path)
 
 
+def for_render(obj: dict[str, Any]) -> dict[str, Any]:
+    """The v1beta1 object the operator's controller works from: the conversion plus what its
+    renderer reads back from the preserved v1alpha1 record. Service-level ``labels`` and
+    ``annotations`` reach the pods under the pod template's own (which win)."""
+    conv = alpha_to_beta(obj)
+    services = _as_dict(_as_dict(obj.get("spec")).get("services"))
+    for i, name in conv.services.items():
+        service = _as_dict(services.get(name))
+        component = conv.obj["spec"]["components"][i]
+        if not isinstance(component, dict):
+            continue
+        for key in ("labels", "annotations"):
+            preserved = service.get(key)
+            if not isinstance(preserved, dict) or not preserved:
+                continue
+            template = component.setdefault("podTemplate", {})
+            if not isinstance(template, dict):
+                continue
+            metadata = template.setdefault("metadata", {})
+            if isinstance(metadata, dict):
+                metadata[key] = {**copy.deepcopy(preserved), **_as_dict(metadata.get(key))}
+    return conv.obj
+
+
 def is_alpha(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("apiVersion") == V1ALPHA1
 

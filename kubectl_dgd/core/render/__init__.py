@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
+from kubectl_dgd.core.convert import for_render, is_alpha
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render.component_path import render_component
 from kubectl_dgd.core.render.context import Graph, RenderError, graph_context
@@ -26,7 +26,7 @@ def render_graph(obj: dict[str, Any], profile: Profile) -> list[RenderedObject]:
     operator would fail to reconcile the graph. A v1alpha1 graph is rendered from its v1beta1
     conversion, as the operator's controller reads it."""
     if is_alpha(obj):
-        obj = alpha_to_beta(obj).obj
+        obj = for_render(obj)
     graph = graph_context(obj, profile)
     hashed = worker_hash(graph)
     objects = (
