@@ -243,3 +243,12 @@ def test_findings_point_at_the_line_of_the_alpha_field() -> None:
     assert by_path["spec.components[2].sharedMemorySize"] == 20
     # the v1alpha1 CEL rule on the service itself
     assert by_path["spec.services[Worker]"] == 7
+
+
+def test_the_lpx_gate_names_the_alpha_component_type() -> None:
+    obj = alpha({"agent": {"componentType": "lpx", "lpx": {"buildId": "b1"}}})
+    found = [(f.path, f.message) for f in validate_object(obj, bundled_schemas(), Profile())]
+    assert (
+        "spec.services[agent].componentType",
+        "Forbidden: LPX components require lpx.enabled=true",
+    ) in found

@@ -28,9 +28,21 @@ _SERVICE_BRACKET = re.compile(r"^spec\.services\[([^\]]*)\]")
 DEFAULT_NAMESPACE = "default"
 
 
+LPX_GATE_CODE = "lpx-gate"
+
+
 def relocate(findings: list[Finding], conversion: Conversion) -> list[Finding]:
-    """Findings on the converted object, each pointed at the line of its alpha source field."""
-    return [f.located(conversion.alpha_path(f.path) or f.where) for f in findings]
+    """Findings on the converted object, each pointed at the line of its alpha source field.
+    The LPX gate reads the request kind and names the alpha field (§2.2 step 4)."""
+    out: list[Finding] = []
+    for finding in findings:
+        name = _component_service(finding.path, conversion)
+        if finding.code == LPX_GATE_CODE and name is not None:
+            path = f"{service_path(name)}.componentType"
+            out.append(replace(finding, path=path, where=line_path(path)))
+        else:
+            out.append(finding.located(conversion.alpha_path(finding.path) or finding.where))
+    return out
 
 
 def line_path(path: str) -> str:
