@@ -4,8 +4,9 @@ The operator validates the v1beta1 conversion of a v1alpha1 object, so most find
 ``spec.components[i]`` paths (i = position in the name-sorted service list); we only point them
 at the line of the alpha field. Two rule families use alpha paths instead, because the webhook
 reads the request kind: the main image / runtime version pair (reported at
-``spec.services[<name>].extraPodSpec.mainContainer.image`` and ``...runtimeVersionOverride``), and
-the v1alpha1-only rules and warnings, which run on the alpha view in sorted service order.
+``spec.services[<name>].extraPodSpec.mainContainer.image`` and ``...runtimeVersionOverride``) and
+the LPX gate (``spec.services[<name>].componentType``); and the v1alpha1-only rules and warnings,
+which run on the alpha view in sorted service order.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from kubectl_dgd.core.validate.webhook_metadata import VLLM_BACKEND
 # Beta findings the operator skips for a v1alpha1 request; their alpha variants replace them.
 IMAGE_CODE = "main-image-required"
 RUNTIME_CODE = "runtime-version-required"
-_SERVICE_BRACKET = re.compile(r"^spec\.services\[([^\]]*)\]")
-DEFAULT_NAMESPACE = "default"
-
-
 LPX_GATE_CODE = "lpx-gate"
+_SERVICE_BRACKET = re.compile(r"^spec\.services\[([^\]]*)\]")
+_SERVICE_DOTTED = re.compile(r"^spec\.services\.([A-Za-z_][A-Za-z0-9_-]*)")
+# The namespace a manifest without one is applied to (kubectl's default context namespace).
+DEFAULT_NAMESPACE = "default"
 
 
 def relocate(findings: list[Finding], conversion: Conversion) -> list[Finding]:
@@ -51,9 +52,6 @@ def line_path(path: str) -> str:
     if match is None:
         return path
     return service_line_path(match.group(1)) + path[match.end() :]
-
-
-_SERVICE_DOTTED = re.compile(r"^spec\.services\.([A-Za-z_][A-Za-z0-9_-]*)")
 
 
 def cel_service_path(finding: Finding) -> Finding:
