@@ -274,3 +274,33 @@ def test_render_reads_preserved_service_labels_and_annotations_under_the_pod_tem
     pcs = next(o.obj for o in render_graph(obj, Profile()) if o.obj["kind"] == "PodCliqueSet")
     clique = next(c for c in pcs["spec"]["template"]["cliques"] if c["name"] == "f")
     assert clique["labels"]["team"] == "infra" and clique["labels"]["shared"] == "pod"
+
+
+def test_render_of_a_v1alpha1_graph_creates_the_pvcs_it_asks_for() -> None:
+    from kubectl_dgd.core.profile import Profile
+    from kubectl_dgd.core.render import render_graph
+
+    pvcs = [
+        {
+            "name": "models",
+            "create": True,
+            "size": "100Gi",
+            "storageClass": "standard",
+            "volumeAccessMode": "ReadWriteMany",
+        },
+        {"name": "existing", "create": False},
+    ]
+    obj = graph({"f": {"extraPodSpec": {"mainContainer": {"image": "img:1.0.0"}}}}, pvcs=pvcs)
+    claims = [o.obj for o in render_graph(obj, Profile()) if o.kind == "PersistentVolumeClaim"]
+    assert claims == [
+        {
+            "apiVersion": "v1",
+            "kind": "PersistentVolumeClaim",
+            "metadata": {"name": "models", "namespace": "ns"},
+            "spec": {
+                "accessModes": ["ReadWriteMany"],
+                "resources": {"requests": {"storage": "100Gi"}},
+                "storageClassName": "standard",
+            },
+        }
+    ]
