@@ -61,6 +61,9 @@ def set_spec_field(text: str, position: int, key: str, value: dict[str, Any], so
         # The block starts at the key's column: its first line needs no indentation of its own.
         return text[: span.start] + block[column:].rstrip("\r\n") + text[span.end :]
     insert_at = _after_line(text, _content_end(spec))
+    if insert_at == len(text) and not text.endswith("\n"):
+        text = _strip_final_block_scalar(text, spec)
+        insert_at = len(text)
     prefix = "" if insert_at == 0 or text[insert_at - 1] == "\n" else newline
     return text[:insert_at] + prefix + block + text[insert_at:]
 
@@ -156,6 +159,23 @@ def _leaves(node: Any) -> Iterator[Any]:
                 yield from _leaves(item)
     else:
         yield node
+
+
+_BLOCK_HEADER = re.compile(r"[|>](?:([1-9])?[+-]?|[+-]([1-9])?)")
+
+
+def _strip_final_block_scalar(text: str, node: Any) -> str:
+    """A ``|``/``>`` scalar that ends the file without a line break holds no final newline; text
+    appended after it would give it one, so its header gets the strip indicator (``|-``)."""
+    last = list(_leaves(node))[-1]
+    if getattr(last, "style", None) not in ("|", ">"):
+        return text
+    start = last.start_mark.index
+    header = _BLOCK_HEADER.match(text, start)
+    if header is None:
+        return text
+    indent = header.group(1) or header.group(2) or ""
+    return text[:start] + text[start] + indent + "-" + text[header.end() :]
 
 
 def _content_end(node: Any) -> int:

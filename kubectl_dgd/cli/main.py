@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 # name -> "module:attribute"; a module is imported only when its command runs or help lists it.
 COMMANDS: dict[str, str] = {
     "validate": "kubectl_dgd.cli.validate:validate",
+    "convert": "kubectl_dgd.cli.convert:convert",
     "render": "kubectl_dgd.cli.render:render",
     "restart": "kubectl_dgd.cli.restart:restart",
     "status": "kubectl_dgd.cli.status:status",

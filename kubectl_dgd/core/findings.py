@@ -17,9 +17,15 @@ class Finding:
     message: str
     code: str
     line: int | None = None
+    # The document path to take the line from when it is not ``path`` (a v1alpha1 source field
+    # of a rule the operator reports on the converted v1beta1 object).
+    where: str | None = None
 
     def at_line(self, line: int) -> "Finding":
         return replace(self, line=line)
+
+    def located(self, where: str | None) -> "Finding":
+        return replace(self, where=where)
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -8,7 +8,7 @@ from kubectl_dgd.core.render import RenderedObject, render_graph
 from kubectl_dgd.core.views import RenderedList
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
-from kubectl_dgd.usecases.validate import unpack
+from kubectl_dgd.usecases.validate import refuse_unserved, unpack
 
 
 def render_paths(paths: list[str], profile: Profile) -> RenderedList:
@@ -18,6 +18,7 @@ def render_paths(paths: list[str], profile: Profile) -> RenderedList:
     for path in expand_paths(paths):
         for document in load_file(path):
             for obj, _, line in unpack(document):
+                refuse_unserved(obj, path, line)
                 if not is_dgd(obj):
                     continue
                 if not isinstance(obj.get("metadata"), dict) or not obj["metadata"].get("name"):

@@ -17,6 +17,7 @@ from kubectl_dgd.core.restart import RestartPlan, RestartRefused, RestartRequest
 from kubectl_dgd.core.views import RestartSummary
 from kubectl_dgd.errors import DgdError, InputError, RefusedError
 from kubectl_dgd.model.kinds import is_dgd
+from kubectl_dgd.usecases.validate import as_beta, refuse_unserved
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -62,7 +63,7 @@ def restart_file(
     document = _choose_graph(documents, name, path)
     graph: dict[str, Any] = document.data
     try:
-        plan = plan_restart(graph, request, now)
+        plan = plan_restart(as_beta(graph), request, now)
     except RestartRefused as err:
         raise RefusedError(f"refused, the file is unchanged: {err}") from err
     new_text = set_spec_field(text, document.position, "restart", plan.restart, path)
@@ -91,6 +92,8 @@ def unified_diff(old: str, new: str, path: str) -> str:
 
 
 def _choose_graph(documents: list[Document], name: str | None, path: str) -> Document:
+    for document in documents:
+        refuse_unserved(document.data, path, document.line)
     graphs = [d for d in documents if is_dgd(d.data)]
     if not graphs:
         listed = any(

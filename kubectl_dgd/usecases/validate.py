@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import Document, expand_paths, load_file
+from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import line_for
 from kubectl_dgd.core.profile import Profile
@@ -12,7 +13,7 @@ from kubectl_dgd.core.report import ItemReport, ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.pipeline import validate_object
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.kinds import is_dgd
+from kubectl_dgd.model.kinds import is_dgd, is_dgd_kind, unserved_message
 
 
 def unpack(doc: Document) -> list[tuple[dict[str, Any], str, int]]:
@@ -61,7 +62,7 @@ def validate_documents(
             continue  # empty document: nothing to count
         report.summary.documents += 1
         for obj, prefix, line in unpack(doc):
-            if not is_dgd(obj):
+            if not is_dgd_kind(obj):
                 report.summary.skipped += 1
                 continue
             report.summary.graphs += 1
@@ -89,7 +90,7 @@ def validate_documents(
                 line=line,
                 name=str(meta.get("name", "")),
                 namespace=str(meta.get("namespace", "") or ""),
-                findings=[f.at_line(line_for(lines, f.path, line)) for f in findings],
+                findings=[f.at_line(line_for(lines, f.where or f.path, line)) for f in findings],
             )
             report.items.append(item)
             if item.valid:
@@ -123,6 +124,11 @@ def _matching_old(old: dict[str, Any] | None, meta: dict[str, Any]) -> dict[str,
     return old
 
 
+def as_beta(obj: dict[str, Any]) -> dict[str, Any]:
+    """The v1beta1 form of a DGD (v1alpha1 goes through the operator's conversion)."""
+    return alpha_to_beta(obj).obj if is_alpha(obj) else obj
+
+
 def validate_paths(
     paths: list[str], schemas: CrdSchemas, profile: Profile, old: dict[str, Any] | None = None
 ) -> ValidationReport:
@@ -139,9 +145,21 @@ def validate_paths(
     return report
 
 
+def refuse_unserved(obj: dict[str, Any], path: str, line: int | None = None) -> None:
+    """A DGD of a version the CRD does not serve is an error (kubectl refuses it), not a skip."""
+    if is_dgd_kind(obj) and not is_dgd(obj):
+        raise InputError(unserved_message(obj.get("apiVersion")), path, line)
+
+
 def graphs_in_file(path: str, name: str | None = None) -> list[dict[str, Any]]:
-    """The DGDs of a file (``List`` kinds unpacked), optionally only the one named."""
-    graphs = [obj for doc in load_file(path) for obj, _, _ in unpack(doc) if is_dgd(obj)]
+    """The DGDs of a file (``List`` kinds unpacked), optionally only the one named; v1alpha1
+    graphs come back converted to v1beta1, as the operator stores and reads them."""
+    graphs: list[dict[str, Any]] = []
+    for doc in load_file(path):
+        for obj, _, line in unpack(doc):
+            refuse_unserved(obj, path, line)
+            if is_dgd(obj):
+                graphs.append(as_beta(obj))
     if name is not None:
         graphs = [g for g in graphs if _metadata(g).get("name") == name]
         if not graphs:

@@ -185,3 +185,36 @@ def test_validate_live_refuses_a_namespace_flag_the_file_contradicts(
     assert "Traceback" not in result.stderr
     ok = dgd(apiserver, "validate", "--live", "-f", manifest(tmp_path, live), "-n", "dynamo")
     assert ok.returncode == 0, ok.stdout + ok.stderr
+
+
+def test_diff_of_a_v1alpha1_file_compares_its_conversion(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    apiserver.seed(graph())
+    services = {
+        "Frontend": {"componentType": "frontend", "replicas": 1},
+        "decode": {"componentType": "worker", "subComponentType": "decode", "replicas": 2},
+        "prefill": {"componentType": "worker", "subComponentType": "prefill", "replicas": 1},
+    }
+    for name, gpus in (("Frontend", 0), ("decode", 1), ("prefill", 2)):
+        services[name]["extraPodSpec"] = {"mainContainer": {"image": "nvcr.io/dynamo:1.5.0"}}
+        if gpus:
+            services[name]["resources"] = {"limits": {"gpu": str(gpus)}}
+    alpha = {
+        "apiVersion": "nvidia.com/v1alpha1",
+        "kind": "DynamoGraphDeployment",
+        "metadata": {"name": "my-graph", "namespace": "dynamo"},
+        "spec": {"backendFramework": "vllm", "services": services},
+    }
+    path = tmp_path / "alpha.yaml"
+    path.write_text(yaml.safe_dump(alpha, sort_keys=False))
+    result = dgd(apiserver, "diff", "-f", str(path))
+    assert (result.returncode, result.stdout) == (
+        0,
+        "dynamographdeployment dynamo/my-graph\nno differences\n",
+    ), result.stderr
+    services["decode"]["replicas"] = 3
+    path.write_text(yaml.safe_dump(alpha, sort_keys=False))
+    changed = dgd(apiserver, "diff", "-f", str(path))
+    assert changed.returncode == 1
+    assert "spec.components[1].replicas" in changed.stdout

@@ -1710,7 +1710,7 @@ UPDATE_ROWS = [
 
 # Kinds of rows of the operator's table this file does not replay.
 NOT_PORTED = (
-    "v1alpha1 requests (our webhook layer checks v1beta1 only)",
+    "v1alpha1 requests (replayed in test_operator_admission_alpha.py)",
     "ClusterTopologyBinding lookups (reported as info findings offline)",
     "the request's user (the operator's or the planner's service account)",
     "explicit multinode roles (a newer operator than the bundled CRD)",

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubectl_dgd.core.convert import for_render, is_alpha
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render.component_path import render_component
 from kubectl_dgd.core.render.context import Graph, RenderError, graph_context
-from kubectl_dgd.core.render.extras import gms_claim_template, scaling_adapter
+from kubectl_dgd.core.render.extras import alpha_pvcs, gms_claim_template, scaling_adapter
 from kubectl_dgd.core.render.grove import render_grove
 from kubectl_dgd.core.render.objects import RenderedObject
 from kubectl_dgd.core.render.services import model_services
@@ -22,7 +23,11 @@ __all__ = ["RenderError", "RenderedObject", "render_graph"]
 
 def render_graph(obj: dict[str, Any], profile: Profile) -> list[RenderedObject]:
     """The graph's children, sorted by source, kind and name. Raises RenderError when the
-    operator would fail to reconcile the graph."""
+    operator would fail to reconcile the graph. A v1alpha1 graph is rendered from its v1beta1
+    conversion, as the operator's controller reads it."""
+    alpha = obj if is_alpha(obj) else None
+    if alpha is not None:
+        obj = for_render(alpha)
     graph = graph_context(obj, profile)
     hashed = worker_hash(graph)
     objects = (
@@ -37,6 +42,10 @@ def render_graph(obj: dict[str, Any], profile: Profile) -> list[RenderedObject]:
             objects.append(RenderedObject(source, claim))
     for name, service in model_services(graph).items():
         objects.append(RenderedObject(f"{graph.name}/{name}", service))
+    if alpha is not None:
+        objects.extend(
+            RenderedObject(graph.name, pvc) for pvc in alpha_pvcs(alpha, graph.namespace)
+        )
     return sorted(objects, key=RenderedObject.sort_key)
 
 

@@ -1,4 +1,5 @@
-"""Children of either pathway: scaling adapters and GMS ResourceClaimTemplates."""
+"""Children of either pathway: scaling adapters, GMS ResourceClaimTemplates and the PVCs a
+v1alpha1 graph asks the operator to create (``spec.pvcs`` with ``create: true``)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,26 @@ def gms_claim_template(graph: Graph, component: dict[str, Any]) -> dict[str, Any
             }
         },
     }
+
+
+def alpha_pvcs(alpha: dict[str, Any], namespace: str) -> list[dict[str, Any]]:
+    """The PVCs the operator creates from a v1alpha1 graph's preserved ``spec.pvcs`` (its legacy
+    PVC reconciler): only entries with ``create: true``; others must already exist."""
+    found: list[dict[str, Any]] = []
+    pvcs = mapping(alpha.get("spec")).get("pvcs")
+    for pvc in pvcs if isinstance(pvcs, list) else []:
+        if not isinstance(pvc, dict) or pvc.get("create") is not True or not pvc.get("name"):
+            continue
+        found.append(
+            {
+                "apiVersion": "v1",
+                "kind": "PersistentVolumeClaim",
+                "metadata": metadata(str(pvc["name"]), namespace),
+                "spec": {
+                    "accessModes": [pvc.get("volumeAccessMode", "")],
+                    "resources": {"requests": {"storage": pvc.get("size", "")}},
+                    "storageClassName": pvc.get("storageClass", ""),
+                },
+            }
+        )
+    return found

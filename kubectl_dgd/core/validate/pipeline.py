@@ -2,19 +2,22 @@
 
 defaults (CRD structural + mutating webhook) -> schema -> CEL -> validating webhook; lint last.
 The webhook runs only on objects whose structure is sound, as on a real API server
-(docs/operator-semantics.md#admission-order).
+(docs/operator-semantics.md#admission-order). A v1alpha1 object gets its own version's schema
+and CEL, then the webhooks on its v1beta1 conversion, as the operator does (its conversion
+webhook and the v1alpha1 validator, deploy/operator/api/v1alpha1/).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding, has_errors
 from kubectl_dgd.core.profile import Profile
-from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_update
+from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_alpha, webhook_update
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
-from kubectl_dgd.model.kinds import V1ALPHA1
+from kubectl_dgd.model.kinds import API_GROUP, SERVED, V1ALPHA1, unserved_message
 
 DEPRECATION = "nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated; use nvidia.com/v1beta1 DynamoGraphDeployment"
 
@@ -30,16 +33,8 @@ def validate_object(
             Finding("warning", "schema", "apiVersion", DEPRECATION, "deprecated-version")
         )
     version_schema = schemas.get(version)
-    if version_schema is None:
-        findings.append(
-            Finding(
-                "error",
-                "schema",
-                "apiVersion",
-                f"version {version!r} is not served by this CRD",
-                "unknown-version",
-            )
-        )
+    if version_schema is None or obj.get("apiVersion") not in SERVED:
+        findings.append(_unserved(obj, schemas))
         return findings
     creating = old is None
     defaulted = apply_defaults(obj, schemas, profile, old=old)
@@ -55,17 +50,9 @@ def validate_object(
         findings.extend(cel.check(defaulted, old_defaulted, version_schema))
     else:
         findings.append(Finding("info", "cel", "", schema.CEL_NOT_CHECKED, "cel-not-checked"))
-    if version != "v1beta1":
-        findings.append(
-            Finding(
-                "info",
-                "webhook",
-                "apiVersion",
-                "webhook rules checked for v1beta1 only",
-                "webhook-skipped",
-            )
-        )
-    elif not structural_ok:
+    if version == "v1alpha1":
+        findings = [webhook_alpha.cel_service_path(f) for f in findings]
+    if not structural_ok:
         findings.append(
             Finding(
                 "info",
@@ -75,6 +62,8 @@ def validate_object(
                 "webhook-skipped",
             )
         )
+    elif version == "v1alpha1":
+        findings.extend(_alpha_webhook(obj, defaulted, old, schemas, profile))
     else:
         stateless = webhook.check_create(defaulted, profile, old=old_defaulted)
         findings.extend(stateless)
@@ -84,4 +73,42 @@ def validate_object(
             findings.extend(webhook_update.check_update(defaulted, old_defaulted, profile))
     if structural_ok and version == "v1beta1":
         findings.extend(lint.check(obj, creating=creating))
+    elif structural_ok:
+        conversion = alpha_to_beta(obj)
+        findings.extend(
+            webhook_alpha.relocate(lint.check(conversion.obj, creating=creating), conversion)
+        )
     return findings
+
+
+def _alpha_webhook(
+    obj: dict[str, Any],
+    defaulted: dict[str, Any],
+    old: dict[str, Any] | None,
+    schemas: CrdSchemas,
+    profile: Profile,
+) -> list[Finding]:
+    """A v1alpha1 request: the mutating and validating webhooks see its v1beta1 conversion;
+    the runtime-version pair and the alpha-only rules are reported at alpha paths."""
+    conversion = alpha_to_beta(defaulted)
+    old_beta = alpha_to_beta(old).obj if is_alpha(old) and old is not None else old
+    beta = apply_defaults(conversion.obj, schemas, profile, old=old_beta)
+    old_defaulted = (
+        None if old_beta is None else apply_defaults(old_beta, schemas, profile, old=old_beta)
+    )
+    stateless = webhook.check_create(beta, profile, old=old_defaulted)
+    kept, runtime = webhook_alpha.split_runtime(stateless, conversion)
+    alpha_rules = webhook_alpha.check(defaulted, runtime)
+    found = webhook_alpha.relocate(kept, conversion) + alpha_rules
+    if old_defaulted is not None and not has_errors(found):
+        found += webhook_alpha.relocate(
+            webhook_update.check_update(beta, old_defaulted, profile), conversion
+        )
+    return found
+
+
+def _unserved(obj: dict[str, Any], schemas: CrdSchemas) -> Finding:
+    """As kubectl: a DGD of a version the CRD does not serve is refused, naming what is served."""
+    served = tuple(f"{API_GROUP}/{v}" for v in sorted(schemas, reverse=True))
+    message = unserved_message(obj.get("apiVersion"), served)
+    return Finding("error", "schema", "apiVersion", message, "unknown-version")

@@ -580,6 +580,10 @@ def _default(v: Any, schema: dict[str, Any], root: bool = False) -> None:
                 v[key] = copy.deepcopy(default)
             _default(v[key], sub)
         additional = schema.get("additionalProperties")
+        if isinstance(additional, dict) and additional.get("nullable") is not True:
+            for key in [k for k, item in v.items() if item is None and k not in props]:
+                if "default" not in additional:
+                    del v[key]  # a null map value is pruned too (e.g. a v1alpha1 service: null)
         if isinstance(additional, dict) and _defaults_below(additional):
             for key, item in v.items():
                 if key not in props:

@@ -1,0 +1,71 @@
+"""``kubectl dgd convert``: v1alpha1 graphs rewritten as v1beta1."""
+
+from __future__ import annotations
+
+import click
+
+from kubectl_dgd.cli.deps import current_deps, handle_errors
+
+
+@click.command()
+@click.option(
+    "-f", "--filename", "path", required=True, type=click.Path(), help="The manifest to convert."
+)
+@click.option("--in-place", is_flag=True, help="Rewrite the file (atomically) instead of printing.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Choice(["yaml", "json"]),
+    help="Print plain YAML or JSON (comments are not kept). Default: the file, comments kept.",
+)
+@handle_errors
+def convert(path: str, in_place: bool, output: str | None) -> None:
+    """Rewrite the nvidia.com/v1alpha1 graphs of FILE as nvidia.com/v1beta1.
+
+    Each graph is converted as the operator's conversion webhook converts it: spec.services
+    becomes spec.components sorted by name, extraPodSpec and the dedicated fields (resources,
+    envs, probes, volumeMounts) become podTemplate with its main container, componentType
+    worker + subComponentType prefill/decode becomes type prefill/decode. Other documents are
+    left as they are, and comments stay with the fields they belong to where the new structure
+    has a place for them.
+
+    A graph is refused, with the file unchanged, when v1beta1 has no place for one of its
+    fields (spec.pvcs, service ingress, labels or annotations, ...) or when its v1beta1 form
+    would get a different verdict than the original. dynamoNamespace and autoscaling, which
+    the operator ignores, are dropped with a note on stderr. Exit 0 done, 1 refused, 2 bad
+    input.
+
+    \b
+    Examples:
+      kubectl dgd convert -f graph.yaml
+      kubectl dgd convert -f graph.yaml --in-place && git diff graph.yaml
+      kubectl dgd convert -f graph.yaml -o json | jq '.spec.components[].name'
+    """
+    from kubectl_dgd.adapters.crdfile import bundled_schemas
+    from kubectl_dgd.core.profile import Profile
+    from kubectl_dgd.errors import UsageError
+    from kubectl_dgd.output.serialize import to_json, to_yaml_stream
+    from kubectl_dgd.usecases.convert import as_one_document, convert_file
+
+    if in_place and output is not None:
+        raise UsageError("--in-place rewrites the file in its own format; drop -o")
+    if in_place and path == "-":
+        raise UsageError("--in-place needs a file, not standard input")
+    deps = current_deps()
+    result = convert_file(path, bundled_schemas(), Profile(), in_place=in_place)
+    for note in result.notes:
+        deps.stderr.write(f"note: {note}\n")
+    if not result.converted:
+        deps.stderr.write(
+            f"{path}: no nvidia.com/v1alpha1 DynamoGraphDeployment; nothing to convert\n"
+        )
+    if in_place:
+        if result.written:
+            deps.stderr.write(f"converted {', '.join(result.converted)}: updated {path}\n")
+        return
+    if output == "json":
+        deps.stdout.write(to_json(as_one_document(result.documents)))
+    elif output == "yaml":
+        deps.stdout.write(to_yaml_stream([([], data) for data in result.documents]))
+    else:
+        deps.stdout.write(result.text)

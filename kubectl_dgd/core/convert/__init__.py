@@ -1,0 +1,19 @@
+"""Conversion between DGD API versions, as the operator's conversion webhook does it."""
+
+from kubectl_dgd.core.convert.alpha import (
+    Conversion,
+    alpha_to_beta,
+    for_render,
+    is_alpha,
+    service_line_path,
+    service_path,
+)
+
+__all__ = [
+    "Conversion",
+    "alpha_to_beta",
+    "for_render",
+    "is_alpha",
+    "service_line_path",
+    "service_path",
+]

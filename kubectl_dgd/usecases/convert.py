@@ -1,0 +1,143 @@
+"""convert: rewrite the v1alpha1 graphs of a manifest as v1beta1, the operator's way.
+
+Each v1alpha1 graph goes through the operator's conversion (core.convert). A graph is refused,
+with the file unchanged, when the conversion cannot carry it (fields v1beta1 has no place for)
+or when its v1beta1 form would not be judged as the original is (the v1beta1 CEL rules that a
+v1alpha1 request never meets). Other documents stay byte for byte; comments of the converted
+graphs are kept where the new structure has a place for them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_dgd.adapters.files import atomic_write
+from kubectl_dgd.adapters.yamlload import Document, decode, parse_manifest, read_bytes
+from kubectl_dgd.adapters.yamlrewrite import SourceOf, replace_documents
+from kubectl_dgd.core.convert import Conversion, alpha_to_beta, is_alpha
+from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.validate.crd import CrdSchemas
+from kubectl_dgd.core.validate.pipeline import validate_object
+from kubectl_dgd.errors import InputError, RefusedError
+from kubectl_dgd.output.serialize import to_json
+from kubectl_dgd.usecases.validate import refuse_unserved
+
+_BOM = b"\xef\xbb\xbf"
+# Findings only a v1alpha1 object can have: the version's deprecation and the ignored fields the
+# conversion drops (reported to the user as notes instead).
+ALPHA_ONLY_CODES = frozenset(
+    {"deprecated-version", "dynamo-namespace-deprecated", "autoscaling-deprecated"}
+)
+
+
+@dataclass
+class ConvertResult:
+    text: str  # the converted stream in the file's own format (printed, or written in place)
+    documents: list[Any] = field(default_factory=list)  # the converted stream as data
+    converted: list[str] = field(default_factory=list)  # names of the graphs converted
+    notes: list[str] = field(
+        default_factory=list
+    )  # fields dropped because the operator ignores them
+    written: bool = False
+
+
+def convert_file(
+    path: str,
+    schemas: CrdSchemas,
+    profile: Profile,
+    *,
+    in_place: bool = False,
+) -> ConvertResult:
+    raw = read_bytes(path)
+    text = decode(raw, path)
+    documents = parse_manifest(text, path)
+    conversions: dict[int, Conversion] = {}
+    result = ConvertResult(text="")
+    for document in documents:
+        _refuse_listed(document, path)
+        refuse_unserved(document.data, path, document.line)
+        if not is_alpha(document.data) or document.data.get("kind") != "DynamoGraphDeployment":
+            continue
+        conversion = alpha_to_beta(document.data)
+        name = _name(document.data)
+        if conversion.lossy:
+            more = f" (and {len(conversion.lossy) - 1} more)" if len(conversion.lossy) > 1 else ""
+            raise RefusedError(
+                f"{path}:{document.line}: {name}: not converted, the file is unchanged: "
+                f"{conversion.lossy[0]}{more}"
+            )
+        difference = verdict_difference(document.data, conversion.obj, schemas, profile)
+        if difference is not None:
+            raise RefusedError(
+                f"{path}:{document.line}: {name}: not converted, the file is unchanged: as "
+                f"v1beta1 it would be judged differently: {difference}"
+            )
+        conversions[document.position] = conversion
+        result.converted.append(name)
+        result.notes.extend(f"{name}: {note}" for note in conversion.dropped)
+    new_data = [
+        conversions[d.position].obj if d.position in conversions else d.data
+        for d in documents
+        if d.data is not None
+    ]
+    result.documents = new_data
+    if path.endswith(".json"):  # a JSON file stays JSON
+        result.text = to_json(as_one_document(new_data))
+    elif conversions:
+        replacements: dict[int, tuple[dict[str, Any], SourceOf]] = {
+            i: (c.obj, c.alpha_path) for i, c in conversions.items()
+        }
+        result.text = replace_documents(text, replacements, path)
+    else:
+        result.text = text
+    if in_place and conversions:
+        prefix = "\ufeff" if raw.startswith(_BOM) else ""
+        atomic_write(path, prefix + result.text)
+        result.written = True
+    return result
+
+
+def verdict_difference(
+    alpha: dict[str, Any], beta: dict[str, Any], schemas: CrdSchemas, profile: Profile
+) -> str | None:
+    """The first finding one form gets and the other does not (paths aside), or None."""
+    before = Counter(_comparable(validate_object(alpha, schemas, profile)))
+    after = Counter(_comparable(validate_object(beta, schemas, profile)))
+    for finding in sorted((before - after) + (after - before)):
+        return f"{finding[2]} ({finding[0]}, {finding[1]})"
+    return None
+
+
+def comparable_findings(findings: list[Finding]) -> list[tuple[str, str, str]]:
+    """Findings as the operator's verdict compares them: severity, code and message, no path."""
+    return sorted(_comparable(findings))
+
+
+def _comparable(findings: list[Finding]) -> list[tuple[str, str, str]]:
+    return [(f.severity, f.code, f.message) for f in findings if f.code not in ALPHA_ONLY_CODES]
+
+
+def as_one_document(items: list[Any]) -> Any:
+    """One document as it is; several as a v1 List (how kubectl prints several as JSON)."""
+    if len(items) == 1:
+        return items[0]
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+def _name(obj: dict[str, Any]) -> str:
+    meta = obj.get("metadata")
+    return str(meta.get("name", "")) if isinstance(meta, dict) else ""
+
+
+def _refuse_listed(document: Document, path: str) -> None:
+    data = document.data
+    items = data.get("items") if isinstance(data, dict) else None
+    if isinstance(items, list) and any(is_alpha(item) for item in items):
+        raise InputError(
+            "v1alpha1 graphs inside a List are not converted; save each graph as its own document",
+            path,
+            document.line,
+        )
