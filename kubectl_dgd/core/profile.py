@@ -1,5 +1,8 @@
 """The operator settings that admission and rendering depend on but a DGD does not carry."""
 
+from __future__ import annotations
+
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -7,6 +10,32 @@ Provider = Literal["grove", "component"]
 
 WORKLOAD_PROVIDER_ANNOTATION = "nvidia.com/workload-provider"
 ENABLE_GROVE_ANNOTATION = "nvidia.com/enable-grove"
+ORIGIN_VERSION_ANNOTATION = "nvidia.com/dynamo-operator-origin-version"
+
+# Operator releases whose admission rules, messages and CRD we model (operator-versions.md §1).
+SUPPORTED_VERSIONS: tuple[str, ...] = ("1.3", "1.4", "1.5", "1.6")
+NEWEST_VERSION = SUPPORTED_VERSIONS[-1]
+
+_RELEASE = re.compile(r"^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$")
+
+
+def version_key(version: str) -> tuple[int, int]:
+    """``"1.4"`` -> ``(1, 4)``; the ordering every version comparison uses."""
+    major, _, minor = version.partition(".")
+    return int(major), int(minor)
+
+
+def release_of(text: str) -> str | None:
+    """``X.Y`` of an operator version or image tag (``1.4.2``, ``v1.6.0-dev.1``), else None."""
+    match = _RELEASE.match(text.strip())
+    return f"{int(match.group(1))}.{int(match.group(2))}" if match else None
+
+
+def nearest_supported(release: str) -> str:
+    """The supported version whose rules apply to ``release`` (older -> oldest, newer -> newest)."""
+    key = version_key(release)
+    candidates = [v for v in SUPPORTED_VERSIONS if version_key(v) <= key]
+    return candidates[-1] if candidates else SUPPORTED_VERSIONS[0]
 
 
 @dataclass(frozen=True)
@@ -15,6 +44,7 @@ class Profile:
 
     ``provider`` None means: decide as the mutating webhook does (stored annotation on update,
     else Grove unless the gate is off or ``nvidia.com/enable-grove: "false"``).
+    ``operator_version`` is one of SUPPORTED_VERSIONS: whose rules, messages and CRD apply.
     """
 
     provider: Provider | None = None
@@ -24,6 +54,10 @@ class Profile:
     lws: bool = True
     kubernetes_discovery: bool = False
     strict: bool = False
+    operator_version: str = NEWEST_VERSION
+
+    def at_least(self, version: str) -> bool:
+        return version_key(self.operator_version) >= version_key(version)
 
 
 def decide_provider(
@@ -34,7 +68,7 @@ def decide_provider(
         return profile.provider
     annotations = annotations or {}
     stored = annotations.get(WORKLOAD_PROVIDER_ANNOTATION)
-    if not creating and stored in ("grove", "component"):
+    if not creating and stored in ("grove", "component") and profile.at_least("1.4"):
         return stored  # type: ignore[return-value]
     if profile.grove and annotations.get(ENABLE_GROVE_ANNOTATION, "").lower() != "false":
         return "grove"

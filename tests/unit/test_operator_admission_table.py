@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from kubectl_dgd.adapters.crdfile import bundled_schemas
-from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.profile import Profile, version_key
 from kubectl_dgd.core.validate.pipeline import validate_object
 
 IMAGE = "registry.example/runtime:1.1.0"
@@ -215,8 +215,17 @@ class Row:
     old: Mutation | None = None
     grove: bool = True
     checkpoint: bool = True
+    lpx: bool = True
     # The operator seeds the stored object through its webhooks, which stamp the provider.
     stored_provider: str | None = "grove"
+    # The operator releases whose table has this row (the rows above are the 1.5 table's; the
+    # ordinary rows carry on into the 1.6 table beside the LPX, roles and pathway rows).
+    versions: tuple[str, ...] = ("1.5", "1.6")
+    # Where a release answers differently: its error list (the reference names the rule change).
+    per_version: dict[str, list[str]] = field(default_factory=dict)
+
+    def expected_in(self, version: str) -> list[str]:
+        return self.per_version.get(version, self.expected)
 
 
 SPEC_TOPOLOGY = {"clusterTopologyName": "grove-topology", "packDomain": "rack"}
@@ -264,6 +273,13 @@ CREATE_ROWS = [
             "spec.components[1]: Invalid value: minAvailable must be less than or equal to "
             "replicas unless replicas is 0",
         ],
+        # 1.6 defaults no minAvailable, so the CEL comparison has nothing to compare (§3.1 D4).
+        per_version={
+            "1.6": [
+                "spec.components[1].replicas: Invalid value: -1: spec.components[1].replicas in body "
+                "should be greater than or equal to 0"
+            ]
+        },
     ),
     Row(
         "component minAvailable requires Grove",
@@ -526,6 +542,8 @@ CREATE_ROWS = [
             "spec.components[0].multinode: Forbidden: multinode is supported only for worker, "
             "prefill, or decode components"
         ],
+        # CO4b, CK2 and X8 are rules of 1.6 (operator-versions.md §3).
+        versions=("1.6",),
     ),
     Row(
         "planner cannot be multinode",
@@ -534,6 +552,8 @@ CREATE_ROWS = [
             "spec.components[0].multinode: Forbidden: multinode is supported only for worker, "
             "prefill, or decode components"
         ],
+        # CO4b, CK2 and X8 are rules of 1.6 (operator-versions.md §3).
+        versions=("1.6",),
     ),
     Row(
         "valid checkpoint configuration is admitted",
@@ -546,6 +566,8 @@ CREATE_ROWS = [
             "spec.components[0].experimental.checkpoint: Forbidden: checkpoint functionality is "
             "supported only for worker, prefill, and decode components"
         ],
+        # CO4b, CK2 and X8 are rules of 1.6 (operator-versions.md §3).
+        versions=("1.6",),
     ),
     Row(
         "checkpoint configuration requires the operator feature gate",
@@ -828,6 +850,15 @@ CREATE_ROWS = [
             "in the operator configuration"
         ],
         grove=False,
+        versions=("1.3", "1.5", "1.6"),
+        # 1.4+ stamps the provider on create, and the stored annotation decides first (§3.5).
+        per_version={
+            v: [
+                "spec.priorityClassName: Forbidden: requires the Grove pathway, but workload "
+                'provider "component" is selected'
+            ]
+            for v in ("1.5", "1.6")
+        },
     ),
     Row("priority class is allowed with Grove", set_spec(priorityClassName="high-priority")),
     Row(
@@ -1031,6 +1062,12 @@ CREATE_ROWS = [
                 f'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "{value}": '
                 'supported values: "RollingRecreate", "OnDelete"'
             ],
+            per_version={
+                "1.6": [
+                    f'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "{value}": '
+                    'supported values: "RollingRecreate", "OnDelete", "Coherent"'
+                ]
+            },
         )
         for value in ("ondelete", " OnDelete ", "BlueGreen")
     ],
@@ -1114,8 +1151,16 @@ UPDATE_ROWS = [
         set_worker(type="epp"),
         ["spec.components[1]: Invalid value: type is immutable after it is set"],
         old=nothing,
+        # CO4b, CK2 and X8 are rules of 1.6 (operator-versions.md §3).
+        versions=("1.6",),
     ),
-    Row("removed minAvailable is restored by defaulting", nothing, old=set_worker(minAvailable=1)),
+    Row(
+        "removed minAvailable is restored by defaulting",
+        nothing,
+        old=set_worker(minAvailable=1),
+        # 1.6 defaults no minAvailable.
+        versions=("1.5",),
+    ),
     Row(
         "image change to a custom tag requires a runtime version override",
         set_worker(
@@ -1377,6 +1422,8 @@ UPDATE_ROWS = [
         ],
         old=lambda o: (frontend(o).pop("type"), frontend(o).update(multinode={"nodeCount": 2})),
         stored_provider=None,
+        # CO4b, CK2 and X8 are rules of 1.6 (operator-versions.md §3).
+        versions=("1.6",),
     ),
     Row(
         "a legacy frontend multinode can be removed",
@@ -1393,6 +1440,8 @@ UPDATE_ROWS = [
         ],
         old=lambda o: frontend(o).update(multinode={"nodeCount": 2}),
         stored_provider=None,
+        # CO4b, CK2 and X8 are rules of 1.6 (operator-versions.md §3).
+        versions=("1.6",),
     ),
     Row(
         "single-node to multinode is immutable",
@@ -1403,12 +1452,14 @@ UPDATE_ROWS = [
         ],
         old=nothing,
     ),
-    # The fact sheet's operator ([FS]) admits a nodeCount-only change; a newer one makes it
-    # immutable. We follow [FS], as the fact sheet does.
+    # 1.5 admits a nodeCount-only change; 1.6 makes nodeCount immutable (U4).
     Row(
         "node count-only change is admitted",
         set_worker(multinode={"nodeCount": 3}),
         old=set_worker(multinode={"nodeCount": 2}),
+        per_version={
+            "1.6": ["spec.components[1].multinode.nodeCount: Invalid value: 3: field is immutable"]
+        },
     ),
     Row(
         "stateless errors are returned without the update rules",
@@ -1719,7 +1770,7 @@ NOT_PORTED = (
 )
 
 
-def admission_result(row: Row) -> list[str]:
+def admission_result(row: Row, version: str = "1.5") -> list[str]:
     """What the API server would answer: the first failing stage's errors, in order."""
     obj = baseline()
     row.change(obj)
@@ -1731,12 +1782,15 @@ def admission_result(row: Row) -> list[str]:
             old["metadata"].setdefault("annotations", {})["nvidia.com/workload-provider"] = (
                 row.stored_provider
             )
-            # The stored object went through the mutating webhook: minAvailable defaulted on Grove.
-            if row.stored_provider == "grove":
+            # The stored object went through the mutating webhook: minAvailable defaulted on Grove
+            # (until 1.6, which leaves the minimum to Grove).
+            if row.stored_provider == "grove" and version_key(version) < (1, 6):
                 for component in old["spec"].get("components") or []:
                     component.setdefault("minAvailable", 1)
-    profile = Profile(grove=row.grove, checkpoint=row.checkpoint)
-    found = validate_object(obj, bundled_schemas(), profile, old=old)
+    profile = Profile(
+        grove=row.grove, checkpoint=row.checkpoint, lpx=row.lpx, operator_version=version
+    )
+    found = validate_object(obj, bundled_schemas(version), profile, old=old)
     errors = [f for f in found if f.severity == "error"]
     structural = [f for f in errors if f.layer in ("schema", "cel")]
     stage = structural or [f for f in errors if f.layer == "webhook"]
@@ -1749,9 +1803,16 @@ def admission_result(row: Row) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("row", CREATE_ROWS + UPDATE_ROWS, ids=lambda r: r.name)
-def test_operator_admission_row(row: Row) -> None:
-    assert admission_result(row) == row.expected
+CASES = [
+    pytest.param(row, version, id=f"{version}: {row.name}")
+    for row in CREATE_ROWS + UPDATE_ROWS
+    for version in row.versions
+]
+
+
+@pytest.mark.parametrize(("row", "version"), CASES)
+def test_operator_admission_row(row: Row, version: str) -> None:
+    assert admission_result(row, version) == row.expected_in(version)
 
 
 def test_no_row_leaks_an_env_value() -> None:

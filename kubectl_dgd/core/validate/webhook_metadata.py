@@ -7,6 +7,8 @@ from typing import Any
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child
+from kubectl_dgd.core.profile import NEWEST_VERSION
+from kubectl_dgd.core.validate import rules_by_version
 from kubectl_dgd.core.validate.fielderr import invalid, unsupported
 from kubectl_dgd.core.validate.graphview import (
     annotations_of,
@@ -32,8 +34,9 @@ def _path(key: str) -> str:
     return child("metadata.annotations", key)
 
 
-def check(obj: dict[str, Any]) -> list[Finding]:
+def check(obj: dict[str, Any], version: str = NEWEST_VERSION) -> list[Finding]:
     notes = annotations_of(obj)
+    strategies = tuple(rules_by_version.variant("grove-update-strategy", version).split(","))
     found: list[Finding] = []
     if ORIGIN_VERSION in notes and not _LOOSE_SEMVER.match(str(notes[ORIGIN_VERSION])):
         found.append(
@@ -53,15 +56,12 @@ def check(obj: dict[str, Any]) -> list[Finding]:
                 "vllm-backend-annotation",
             )
         )
-    if GROVE_UPDATE_STRATEGY in notes and notes[GROVE_UPDATE_STRATEGY] not in (
-        "RollingRecreate",
-        "OnDelete",
-    ):
+    if GROVE_UPDATE_STRATEGY in notes and notes[GROVE_UPDATE_STRATEGY] not in strategies:
         found.append(
             unsupported(
                 _path(GROVE_UPDATE_STRATEGY),
                 notes[GROVE_UPDATE_STRATEGY],
-                ("RollingRecreate", "OnDelete"),
+                strategies,
                 "grove-update-strategy",
             )
         )
