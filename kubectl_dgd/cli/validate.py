@@ -11,6 +11,7 @@ from kubectl_dgd.cli.common import (
     handle_errors,
     input_options,
     make_profile,
+    operator_version_option,
     profile_options,
     style_for,
 )
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
 @profile_options
+@operator_version_option
 @handle_errors
 @cluster_options()
 def validate(
@@ -56,6 +58,7 @@ def validate(
     lpx: bool,
     checkpoint: bool,
     discovery: str,
+    operator_version: str | None = None,
     live: bool = False,
     server_dry_run: bool = False,
     conn: ConnectionSettings | None = None,
@@ -71,6 +74,7 @@ def validate(
       kubectl dgd validate manifests/
       kubectl dgd validate -f graph.yaml --old <(kubectl get dgd my-graph -o yaml)
       kubectl get dgd my-graph -o yaml | kubectl dgd validate -
+      kubectl dgd validate --operator-version 1.4 manifests/
     """
     from kubectl_dgd.adapters.crdfile import bundled_schemas, schemas_from_file
     from kubectl_dgd.errors import UsageError
@@ -80,22 +84,36 @@ def validate(
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
-    schemas = schemas_from_file(crd_path) if crd_path else bundled_schemas()
     old = load_old(old_path) if old_path else None
-    profile = make_profile(provider, grove, lpx, checkpoint, discovery, strict)
     if live or server_dry_run:
         from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
         from kubectl_dgd.cli.options import connect
+        from kubectl_dgd.usecases import operator_version as detection
         from kubectl_dgd.usecases.live_validate import validate_live
 
         conn = conn or ConnectionSettings()
         cluster = connect(conn)
+        if operator_version is None:
+            operator_version, how = detection.detect(cluster)
+            click.echo(f"info: {detection.describe(operator_version, how)}", err=True)
+        profile = make_profile(
+            provider, grove, lpx, checkpoint, discovery, strict, operator_version
+        )
+        schemas = (
+            schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
+        )
         report, note = validate_live(
             inputs, cluster, profile, schemas, server_dry_run, explicit_namespace=conn.namespace
         )
         if note:
             click.echo(f"warning: {note}", err=True)
     else:
+        profile = make_profile(
+            provider, grove, lpx, checkpoint, discovery, strict, operator_version
+        )
+        schemas = (
+            schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
+        )
         report = validate_paths(inputs, schemas, profile, old=old)
     if output == "json":
         sys.stdout.write(report_json(report))
