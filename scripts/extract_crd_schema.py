@@ -40,6 +40,7 @@ def bundle_path(version: str) -> Path:
     """crd-schema.json for the newest release, crd-schema-X.Y.json for the others."""
     return DATA / ("crd-schema.json" if version == NEWEST else f"crd-schema-{version}.json")
 
+
 NOTICE = [
     "SPDX-FileCopyrightText: Copyright (c) 2024-2026 NVIDIA CORPORATION & AFFILIATES. All rights reserved.",
     "SPDX-License-Identifier: Apache-2.0",
