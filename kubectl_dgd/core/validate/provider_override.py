@@ -91,7 +91,10 @@ def sites(obj: dict[str, Any], version: str = NEWEST_VERSION) -> Iterator[Site]:
         )
         if roles_era:
             for j, role in enumerate(as_list(component.get("roles"))):
-                if isinstance(role, dict) and role.get("name") in ("leader", "worker"):
+                if component.get("type") == "lpx" and isinstance(role, dict):
+                    path = f"{base}.roles[{j}].providerOverride"
+                    yield Site(path, role.get("providerOverride"), "", "role", component)
+                elif isinstance(role, dict) and role.get("name") in ("leader", "worker"):
                     yield _role_site(
                         f"{base}.roles[{j}].providerOverride",
                         role.get("providerOverride"),
@@ -260,8 +263,8 @@ def _owner(node: dict[str, Any], path: str, owned: tuple[str, ...], base: str) -
         clique_spec = node.get("spec")
         if isinstance(clique_spec, dict):
             found += _unknown(clique_spec, _join(path, "spec"), ("minAvailable",), base)
-    native_min = "minAvailable" in node or (
-        isinstance(node.get("spec"), dict) and "minAvailable" in node["spec"]
+    native_min = ("minAvailable" in owned and "minAvailable" in node) or (
+        "spec" in owned and isinstance(node.get("spec"), dict) and "minAvailable" in node["spec"]
     )
     topology_path = f"{base}.{_join(path, 'topologyConstraint')}"
     if "topologyConstraint" not in node:
