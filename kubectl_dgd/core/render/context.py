@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_dgd.core.backend import WORKER_TYPES, resolve_backend
-from kubectl_dgd.core.profile import Profile, Provider, decide_provider
+from kubectl_dgd.core.profile import NEWEST_VERSION, Profile, Provider, decide_provider
 from kubectl_dgd.errors import DgdError, InputError
 from kubectl_dgd.exitcodes import Exit
 
@@ -39,6 +39,7 @@ class Graph:
     kubernetes_discovery: bool
     lws: bool
     backends: dict[str, str | None] = field(default_factory=dict)
+    operator_version: str = NEWEST_VERSION  # whose worker-hash layout and labels apply
 
     @property
     def has_epp(self) -> bool:
@@ -84,6 +85,7 @@ def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
         provider=provider,
         kubernetes_discovery=profile.kubernetes_discovery or discovery,
         lws=profile.lws,
+        operator_version=profile.operator_version,
     )
     graph.backends = _backends(graph)
     return graph
