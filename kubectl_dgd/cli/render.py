@@ -6,7 +6,13 @@ import sys
 
 import click
 
-from kubectl_dgd.cli.common import handle_errors, input_options, make_profile, profile_options
+from kubectl_dgd.cli.common import (
+    handle_errors,
+    input_options,
+    make_profile,
+    operator_version_option,
+    profile_options,
+)
 
 
 @click.command()
@@ -18,6 +24,7 @@ from kubectl_dgd.cli.common import handle_errors, input_options, make_profile, p
     "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
 )
 @profile_options
+@operator_version_option
 @handle_errors
 def render(
     paths: tuple[str, ...],
@@ -29,6 +36,7 @@ def render(
     lpx: bool,
     checkpoint: bool,
     discovery: str,
+    operator_version: str | None = None,
 ) -> None:
     """Preview the children the operator will create from each graph, offline.
 
@@ -55,6 +63,11 @@ def render(
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
-    profile = replace(make_profile(provider, grove, lpx, checkpoint, discovery), lws=lws)
+    profile = replace(
+        make_profile(
+            provider, grove, lpx, checkpoint, discovery, operator_version=operator_version
+        ),
+        lws=lws,
+    )
     objects = render_paths(inputs, profile)
     sys.stdout.write(render_json(objects) if output == "json" else render_yaml(objects))

@@ -183,7 +183,38 @@ VOLUME = struct(
     # VolumeSource is inlined; its members are pointers, in this order.
     *(
         F(n, ptr(ANY))
-        for n in ["hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs", "iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker", "downwardAPI", "fc", "azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk", "photonPersistentDisk", "projected", "portworxVolume", "scaleIO", "storageos", "csi", "ephemeral", "image"]
+        for n in [
+            "hostPath",
+            "emptyDir",
+            "gcePersistentDisk",
+            "awsElasticBlockStore",
+            "gitRepo",
+            "secret",
+            "nfs",
+            "iscsi",
+            "glusterfs",
+            "persistentVolumeClaim",
+            "rbd",
+            "flexVolume",
+            "cinder",
+            "cephfs",
+            "flocker",
+            "downwardAPI",
+            "fc",
+            "azureFile",
+            "configMap",
+            "vsphereVolume",
+            "quobyte",
+            "azureDisk",
+            "photonPersistentDisk",
+            "projected",
+            "portworxVolume",
+            "scaleIO",
+            "storageos",
+            "csi",
+            "ephemeral",
+            "image",
+        ]
     ),
 )
 POD_SPEC = struct(
@@ -243,10 +274,15 @@ class Encoder:
         if kind == "ptr":
             assert t.elem is not None
             return "null" if value is None else self.encode(value, t.elem)
-        if kind == "struct":
-            return self._struct(value if isinstance(value, dict) else {}, t)
+        if kind == "struct" and (value is None or isinstance(value, dict)):
+            return self._struct(value or {}, t)
         if value is None:
             return "null"
+        expected = {"struct": dict, "map": dict, "slice": list}.get(kind)
+        if expected is not None and not isinstance(value, expected):
+            # A shape the Go type cannot hold (validation rejects it); encode it as it is.
+            self.approximate = True
+            return self._untyped(value)
         if kind == "slice":
             assert t.elem is not None
             elem = t.elem
@@ -299,9 +335,7 @@ def _empty(value: Any, t: GoType) -> bool:
     return (
         value is None
         or value is False
-        or (value == 0
-        and not isinstance(value, bool)
-        and t.kind in ("int", "float"))
+        or (value == 0 and not isinstance(value, bool) and t.kind in ("int", "float"))
         or value in ("", [], {})
     )
 

@@ -45,7 +45,21 @@ UNHASHED_ANNOTATIONS = (
     TOPOLOGY_CLUSTER_ANNOTATION,
 )
 # v1alpha1 fields the legacy v1 hash clears (stripV1alpha1NonPodTemplateFields).
-LEGACY_STRIPPED = ["annotations", "labels", "serviceName", "componentType", "subComponentType", "runtimeVersionOverride", "dynamoNamespace", "replicas", "autoscaling", "scalingAdapter", "ingress", "modelRef", "eppConfig"]
+LEGACY_STRIPPED = [
+    "annotations",
+    "labels",
+    "serviceName",
+    "componentType",
+    "subComponentType",
+    "runtimeVersionOverride",
+    "dynamoNamespace",
+    "replicas",
+    "autoscaling",
+    "scalingAdapter",
+    "ingress",
+    "modelRef",
+    "eppConfig",
+]
 LEGACY_WORKER_TYPES = ("worker", "prefill", "decode")
 
 
