@@ -100,7 +100,7 @@ def _operator_version(ctx: click.Context, param: click.Parameter, value: str | N
     release = release_of(value)
     if release is None or release not in SUPPORTED_VERSIONS:
         raise click.BadParameter(
-            f"{value!r} is not a supported operator version; one of {', '.join(SUPPORTED_VERSIONS)}"
+            f"{value!r} is not a supported operator version; one of {', '.join(SUPPORTED_VERSIONS)}."
         )
     return release
 
