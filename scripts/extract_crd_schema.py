@@ -1,10 +1,15 @@
-"""Build kubectl_dgd/data/crd-schema.json from the upstream DGD CRD.
+"""Build the bundled CRD schemas (kubectl_dgd/data/crd-schema*.json) from the upstream DGD CRD.
 
-Usage: python scripts/extract_crd_schema.py [CRD_YAML] [OUT_JSON]
+Usage: python scripts/extract_crd_schema.py [--operator-version X.Y] [CRD_YAML] [OUT_JSON]
 
-Keeps what validation needs (names, versions, openAPIV3Schema with its CEL rules), strips
-descriptions, and keeps the upstream licence notice. Extensions for fields newer than the
-upstream CRD are applied by ``extend_schema`` below and listed in the output's ``_notice``.
+One bundle per supported operator release (see UPSTREAM for the commit each CRD comes from):
+- 1.3, 1.4, 1.5: the upstream CRD of that release as it is, descriptions stripped
+  (``git show <commit>:deploy/operator/config/crd/bases/nvidia.com_dynamographdeployments.yaml``);
+- 1.6 (the default, written to crd-schema.json): the 1.5 CRD plus the LPX-era changes the
+  upstream CRD predates, applied by ``extend_schema`` and listed in the output's ``_notice``.
+
+Keeps what validation needs (names, versions, openAPIV3Schema with its CEL rules) and the
+upstream licence notice.
 """
 
 from __future__ import annotations
@@ -19,7 +24,22 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CRD = ROOT.parent / "shared" / "reference" / "crd-dynamographdeployments.yaml"
-DEFAULT_OUT = ROOT / "kubectl_dgd" / "data" / "crd-schema.json"
+DATA = ROOT / "kubectl_dgd" / "data"
+NEWEST = "1.6"
+
+# The upstream commit of each release's CRD, in the public mirror wxsms/dynamo.
+UPSTREAM = {
+    "1.3": "f0c4516ca (main after the 1.3.0 branch cut, #12040)",
+    "1.4": "c13fdcec6 (main after the 1.4.0 branch cut, #13137)",
+    "1.5": "2a6da14c8 (main, chart 1.5.0; = shared/reference/crd-dynamographdeployments.yaml)",
+    "1.6": "the 1.5 CRD with the extensions below",
+}
+
+
+def bundle_path(version: str) -> Path:
+    """crd-schema.json for the newest release, crd-schema-X.Y.json for the others."""
+    return DATA / ("crd-schema.json" if version == NEWEST else f"crd-schema-{version}.json")
+
 
 NOTICE = [
     "SPDX-FileCopyrightText: Copyright (c) 2024-2026 NVIDIA CORPORATION & AFFILIATES. All rights reserved.",
@@ -56,6 +76,11 @@ EXTENSIONS: list[str] = [
     "templates belong to roles'",
     "v1beta1 spec.components[] CEL 'minAvailable must be less than or equal to replicas unless "
     "replicas is 0': an LPX component without replicas passes (LPX replicas are not defaulted)",
+    "v1beta1 spec.components[].multinode: nodeCount only (leader and worker moved to roles[])",
+    "v1beta1 spec.components[].lpx.buildId: required",
+    "v1beta1 status.components.*: servedModelName, runtimeComponentName (string), "
+    "gpuPowerLimitWatts (integer, min 1)",
+    "v1beta1 status.restart.phase: enum Pending, Restarting, Completed, Failed, Superseded",
 ]
 
 DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
@@ -93,6 +118,7 @@ RESTART_PARALLEL_FOR_LPX: dict[str, Any] = {
 def _lpx_block() -> dict[str, Any]:
     return {
         "type": "object",
+        "required": ["buildId"],
         "properties": {
             "buildId": {"type": "string", "minLength": 1},
             "scheduling": {
@@ -160,6 +186,9 @@ def extend_schema(versions: list[dict[str, Any]]) -> None:
             props["type"]["enum"].append("lpx")
         props["lpx"] = _lpx_block()
         props["roles"] = _roles(component)
+        multinode = props["multinode"]["properties"]
+        for moved in ("leader", "worker"):
+            multinode.pop(moved, None)
         rules = component.setdefault("x-kubernetes-validations", [])
         lpx_exempt = f"(({IS_LPX}) && !has(self.replicas)) || "
         for rule in rules:
@@ -176,9 +205,17 @@ def extend_schema(versions: list[dict[str, Any]]) -> None:
         ]["properties"]
         for name in ("gpusPerEngine", "gpusPerReplica"):
             replica_status[name] = {"type": "integer", "format": "int64", "minimum": 0}
+        for name in ("servedModelName", "runtimeComponentName"):
+            replica_status[name] = {"type": "string"}
+        replica_status["gpuPowerLimitWatts"] = {"type": "integer", "format": "int32", "minimum": 1}
+        restart_status = root["properties"]["status"]["properties"]["restart"]["properties"]
+        restart_status["phase"] = {
+            "type": "string",
+            "enum": ["Pending", "Restarting", "Completed", "Failed", "Superseded"],
+        }
 
 
-def build(crd_path: Path) -> dict[str, Any]:
+def build(crd_path: Path, version: str = NEWEST) -> dict[str, Any]:
     yaml = YAML(typ="safe", pure=False)
     crd = next(d for d in yaml.load_all(crd_path.read_text()) if d)
     versions = [
@@ -191,9 +228,12 @@ def build(crd_path: Path) -> dict[str, Any]:
         }
         for v in crd["spec"]["versions"]
     ]
-    extend_schema(versions)
+    notice = [*NOTICE, f"Operator release {version}: upstream CRD at {UPSTREAM[version]}."]
+    if version == NEWEST:
+        extend_schema(versions)
+        notice += [f"Extension: {e}" for e in EXTENSIONS]
     return {
-        "_notice": NOTICE + [f"Extension: {e}" for e in EXTENSIONS],
+        "_notice": notice,
         "apiVersion": crd["apiVersion"],
         "kind": crd["kind"],
         "metadata": {"name": crd["metadata"]["name"]},
@@ -206,9 +246,15 @@ def build(crd_path: Path) -> dict[str, Any]:
 
 
 def main() -> None:
-    crd_path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_CRD
-    out = Path(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_OUT
-    data = build(crd_path)
+    args = sys.argv[1:]
+    version = NEWEST
+    if args[:1] == ["--operator-version"]:
+        version, args = args[1], args[2:]
+    if version not in UPSTREAM:
+        sys.exit(f"unknown operator version {version!r}; one of {', '.join(UPSTREAM)}")
+    crd_path = Path(args[0]) if args else DEFAULT_CRD
+    out = Path(args[1]) if len(args) > 1 else bundle_path(version)
+    data = build(crd_path, version)
     out.write_text(json.dumps(data, separators=(",", ":"), sort_keys=False) + "\n")
     print(f"wrote {out} ({out.stat().st_size} bytes)")
 

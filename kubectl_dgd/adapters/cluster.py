@@ -26,6 +26,8 @@ VERSION = "v1beta1"
 PLURAL = "dynamographdeployments"
 KIND = "DynamoGraphDeployment"
 CRD_NAME = f"{PLURAL}.{GROUP}"
+# The operator's image (nvcr.io/nvidia/ai-dynamo/kubernetes-operator:<chart appVersion>).
+OPERATOR_IMAGE = "kubernetes-operator"
 MERGE_PATCH = "application/merge-patch+json"
 # A server answering 429 or 5xx with Retry-After is asked again (client-go allows 10 tries).
 MAX_RETRIES = 5
@@ -363,6 +365,23 @@ class Cluster:
             if err.status == 403:
                 return None
             raise
+
+    def operator_images(self) -> list[str]:
+        """Images of the Dynamo operator's ``manager`` containers in any namespace, or [] when the
+        Deployments cannot be listed (no RBAC for them is common; callers fall back)."""
+        target = Target("list", "deployments.apps")
+        try:
+            data = self._json("GET", "/apis/apps/v1/deployments", target)
+        except (NotFoundError, ApiError):
+            return []
+        images: list[str] = []
+        for item in (data or {}).get("items", []) or []:
+            pod = (((item or {}).get("spec") or {}).get("template") or {}).get("spec") or {}
+            for container in pod.get("containers") or []:
+                image = str((container or {}).get("image") or "")
+                if container.get("name") == "manager" and OPERATOR_IMAGE in image:
+                    images.append(image)
+        return images
 
     def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]:
         """The Events about one graph, oldest first."""

@@ -1,4 +1,4 @@
-"""Load the bundled v1beta1/v1alpha1 schema, or a CRD the user gives with --crd."""
+"""Load the bundled v1beta1/v1alpha1 schema of an operator release, or a CRD given with --crd."""
 
 from __future__ import annotations
 
@@ -7,16 +7,25 @@ from functools import cache
 from pathlib import Path
 
 from kubectl_dgd.adapters.yamlload import load_file
+from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
 from kubectl_dgd.errors import InputError
 
 BUNDLED = "crd-schema.json"
 
 
+def bundle_name(version: str) -> str:
+    """The newest release's bundle keeps the historical name; older ones carry their version."""
+    return BUNDLED if version == NEWEST_VERSION else f"crd-schema-{version}.json"
+
+
 @cache
-def bundled_schemas() -> CrdSchemas:
+def bundled_schemas(version: str = NEWEST_VERSION) -> CrdSchemas:
+    """The CRD schemas of operator release ``version`` (one of SUPPORTED_VERSIONS)."""
+    if version not in SUPPORTED_VERSIONS:
+        raise InputError(f"no bundled CRD for operator version {version}", "--operator-version")
     # A path next to the package rather than importlib.resources, whose import alone costs ~7 ms.
-    with (Path(__file__).resolve().parent.parent / "data" / BUNDLED).open("rb") as fh:
+    with (Path(__file__).resolve().parent.parent / "data" / bundle_name(version)).open("rb") as fh:
         return schemas_from_crd(json.load(fh))
 
 

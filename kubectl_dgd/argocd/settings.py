@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS, Profile, release_of
 from kubectl_dgd.errors import UsageError
 
 APP_PARAMETERS = "ARGOCD_APP_PARAMETERS"
@@ -72,6 +72,14 @@ PARAMETERS: tuple[Parameter, ...] = (
         ("auto", "grove", "component"),
     ),
     Parameter(
+        "operator-version",
+        "Dynamo operator version",
+        f"The operator release of the target cluster ({', '.join(SUPPORTED_VERSIONS)}): selects its "
+        f"admission rules, messages and CRD. Default {NEWEST_VERSION}, the newest known.",
+        NEWEST_VERSION,
+        SUPPORTED_VERSIONS,
+    ),
+    Parameter(
         "lpx",
         "Operator has LPX enabled",
         "true when the Dynamo operator runs with lpx.enabled; LPX components are refused otherwise.",
@@ -108,6 +116,7 @@ class Settings:
     restart_id: str | None = None
     restart_strategy: Literal["Sequential", "Parallel"] | None = None
     provider: Literal["grove", "component"] | None = None
+    operator_version: str = NEWEST_VERSION
     lpx: bool = False
     strict: bool = False
     children: Literal["none", "preview"] = "none"
@@ -123,7 +132,12 @@ class Settings:
             else True
         )
         return Profile(
-            provider=self.provider, grove=grove, lws=lws, lpx=self.lpx, strict=self.strict
+            provider=self.provider,
+            grove=grove,
+            lws=lws,
+            lpx=self.lpx,
+            strict=self.strict,
+            operator_version=self.operator_version,
         )
 
 
@@ -180,6 +194,14 @@ def _choice(param: Parameter, value: str) -> str:
     raise UsageError(f"parameter {param.name}: {value!r} is not one of {shown}")
 
 
+def _version(value: str) -> str:
+    """X.Y of a supported release; X.Y.Z and a leading v are accepted."""
+    release = release_of(value)
+    if release is None or release not in SUPPORTED_VERSIONS:
+        return _choice(BY_NAME["operator-version"], value)  # raises with the supported list
+    return release
+
+
 def _bool(param: Parameter, value: str) -> bool:
     low = value.lower()
     if low in _TRUE:
@@ -199,6 +221,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
     restart_id = get("restart-id")
     strategy = get("restart-strategy")
     provider = get("provider")
+    operator_version = get("operator-version")
     lpx = get("lpx")
     strict = get("strict")
     children = get("children")
@@ -210,6 +233,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         provider=None
         if provider is None or provider.lower() == "auto"
         else _choice(BY_NAME["provider"], provider),  # type: ignore[arg-type]
+        operator_version=_version(operator_version) if operator_version else NEWEST_VERSION,
         lpx=_bool(BY_NAME["lpx"], lpx) if lpx else False,
         strict=_bool(BY_NAME["strict"], strict) if strict else False,
         children=_choice(BY_NAME["children"], children) if children else "none",  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS, Profile, release_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,6 +83,32 @@ def profile_options(func: F) -> F:
     return func
 
 
+def _operator_version(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    del ctx, param
+    if value is None:
+        return None
+    release = release_of(value)
+    if release is None or release not in SUPPORTED_VERSIONS:
+        raise click.BadParameter(
+            f"{value!r} is not a supported operator version; one of {', '.join(SUPPORTED_VERSIONS)}."
+        )
+    return release
+
+
+operator_version_option = click.option(
+    "--operator-version",
+    "operator_version",
+    metavar="X.Y",
+    default=None,
+    callback=_operator_version,
+    help=(
+        f"Operator release whose rules, messages and CRD apply: {', '.join(SUPPORTED_VERSIONS)} "
+        f"(X.Y.Z accepted). Default: {NEWEST_VERSION}, the newest we know; with --live, the "
+        "cluster's (operator image tag, else the graphs' origin-version annotation)."
+    ),
+)
+
+
 def make_profile(
     provider: str | None,
     grove: bool,
@@ -90,6 +116,7 @@ def make_profile(
     checkpoint: bool,
     discovery: str = "default",
     strict: bool = False,
+    operator_version: str | None = None,
 ) -> Profile:
     return Profile(
         provider=provider,  # type: ignore[arg-type]
@@ -98,6 +125,7 @@ def make_profile(
         checkpoint=checkpoint,
         kubernetes_discovery=discovery == "kubernetes",
         strict=strict,
+        operator_version=operator_version or NEWEST_VERSION,
     )
 
 

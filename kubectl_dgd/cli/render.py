@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from kubectl_dgd.cli.deps import current_deps, handle_errors
-from kubectl_dgd.cli.flags import input_options, make_profile, output_option, profile_options
+from kubectl_dgd.cli.flags import (
+    input_options,
+    make_profile,
+    operator_version_option,
+    output_option,
+    profile_options,
+)
 
 
 @click.command()
@@ -15,6 +21,7 @@ from kubectl_dgd.cli.flags import input_options, make_profile, output_option, pr
     "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
 )
 @profile_options
+@operator_version_option
 @handle_errors
 def render(
     paths: tuple[str, ...],
@@ -26,6 +33,7 @@ def render(
     lpx: bool,
     checkpoint: bool,
     discovery: str,
+    operator_version: str | None = None,
 ) -> None:
     """Preview the children the operator will create from each graph, offline.
 
@@ -51,5 +59,10 @@ def render(
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
-    profile = replace(make_profile(provider, grove, lpx, checkpoint, discovery), lws=lws)
+    profile = replace(
+        make_profile(
+            provider, grove, lpx, checkpoint, discovery, operator_version=operator_version
+        ),
+        lws=lws,
+    )
     current_deps().print(render_paths(inputs, profile), output)

@@ -12,6 +12,7 @@ from kubectl_dgd.cli.flags import (
     cluster_options,
     input_options,
     make_profile,
+    operator_version_option,
     output_option,
     profile_options,
 )
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
 @profile_options
+@operator_version_option
 @handle_errors
 @cluster_options()
 def validate(
@@ -54,6 +56,7 @@ def validate(
     lpx: bool,
     checkpoint: bool,
     discovery: str,
+    operator_version: str | None = None,
     live: bool = False,
     server_dry_run: bool = False,
     conn: ConnectionSettings | None = None,
@@ -69,6 +72,7 @@ def validate(
       kubectl dgd validate manifests/
       kubectl dgd validate -f graph.yaml --old <(kubectl get dgd my-graph -o yaml)
       kubectl get dgd my-graph -o yaml | kubectl dgd validate -
+      kubectl dgd validate --operator-version 1.4 manifests/
     """
     from kubectl_dgd.adapters.crdfile import bundled_schemas, schemas_from_file
     from kubectl_dgd.errors import UsageError
@@ -78,15 +82,24 @@ def validate(
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
-    schemas = schemas_from_file(crd_path) if crd_path else bundled_schemas()
     old = load_old(old_path) if old_path else None
-    profile = make_profile(provider, grove, lpx, checkpoint, discovery, strict)
     if live or server_dry_run:
+        from kubectl_dgd.usecases import operator_version as detection
         from kubectl_dgd.usecases.live_validate import validate_live
 
+        cluster = deps.cluster()
+        if operator_version is None:
+            operator_version, how = detection.detect(cluster)
+            deps.warn(f"info: {detection.describe(operator_version, how)}")
+        profile = make_profile(
+            provider, grove, lpx, checkpoint, discovery, strict, operator_version
+        )
+        schemas = (
+            schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
+        )
         report, note = validate_live(
             inputs,
-            deps.cluster(),
+            cluster,
             profile,
             schemas,
             server_dry_run,
@@ -95,6 +108,12 @@ def validate(
         if note:
             deps.warn(f"warning: {note}")
     else:
+        profile = make_profile(
+            provider, grove, lpx, checkpoint, discovery, strict, operator_version
+        )
+        schemas = (
+            schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
+        )
         report = validate_paths(inputs, schemas, profile, old=old)
     if output != "json":  # JSON carries them in its "errors"; text shows them where errors go
         for err in report.input_errors:

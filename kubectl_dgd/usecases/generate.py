@@ -228,7 +228,7 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
             else Entry(obj, shown, line)
             for obj, line in objs
         )
-    report = validate_documents(docs, bundled_schemas(), profile)
+    report = validate_documents(docs, bundled_schemas(profile.operator_version), profile)
     for item in report.items:
         for finding in sorted(item.findings, key=lambda f: (f.line or 0, f.path)):
             if _is_restart_on_create(finding):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,13 @@ import yaml
 from kubectl_dgd.argocd.settings import PARAMETERS, api_versions, param_env_suffix, read_settings
 from kubectl_dgd.errors import UsageError
 from tests.argocd.harness import FIXTURE_REPO, PLUGIN_YAML, plugin_spec, repo_copy, run_plugin
+
+CUSTOM_TAG = (
+    Path(__file__).resolve().parent.parent
+    / "fixtures"
+    / "versions"
+    / "custom-tag-without-override.yaml"
+)
 
 
 def _app_params(**values: str) -> dict[str, str]:
@@ -381,3 +389,26 @@ def test_children_preview_too_large_to_apply_keeps_only_the_summary(tmp_path) ->
     )
     small = run.objects[3]  # the other graph keeps its children
     assert small["data"]["children.yaml"].startswith("---\n")
+
+
+def test_operator_version_parameter_selects_the_release_and_defaults_to_the_newest() -> None:
+    assert read_settings({}).operator_version == "1.6"
+    settings = read_settings(_app_params(**{"operator-version": "v1.4.2"}))
+    assert settings.operator_version == "1.4"
+    assert settings.profile().operator_version == "1.4"
+    assert read_settings({"DGD_OPERATOR_VERSION": "1.3"}).operator_version == "1.3"
+    with pytest.raises(UsageError, match=re.escape("1.3, 1.4, 1.5, 1.6")):
+        read_settings(_app_params(**{"operator-version": "2.0"}))
+
+
+def test_generate_applies_the_operator_version(tmp_path: Path) -> None:
+    app = tmp_path / "apps" / "custom-tag"
+    app.mkdir(parents=True)
+    (app / "graph.yaml").write_text(CUSTOM_TAG.read_text())
+    rejected = run_plugin(tmp_path, "apps/custom-tag")
+    assert rejected.returncode == 1
+    assert "runtimeVersionOverride: Required value" in rejected.stderr
+    admitted = run_plugin(
+        tmp_path, "apps/custom-tag", env_overrides={"PARAM_OPERATOR_VERSION": "1.3"}
+    )
+    assert admitted.returncode == 0, admitted.stderr

@@ -44,18 +44,7 @@ def test_the_fixture_set_covers_the_upstream_shapes() -> None:
     assert "no-main-image" in names
 
 
-# Until the v1beta1 rule stops adding a runtime-version error to a component without an image
-# (the operator makes the two checks exclusive), that graph's
-# conversion gets one message more than the original and convert refuses it.
-BETA_IMAGE_RUNTIME_PAIR = pytest.mark.xfail(
-    strict=True,
-    reason="v1beta1 main-image/runtime-version exclusivity not yet in webhook_components",
-)
-CONVERTIBLE = [
-    pytest.param(p, marks=BETA_IMAGE_RUNTIME_PAIR) if p.stem == "no-main-image" else p
-    for p in alpha_files()
-    if p.stem != "pvcs-not-convertible"
-]
+CONVERTIBLE = [p for p in alpha_files() if p.stem != "pvcs-not-convertible"]
 
 
 @pytest.mark.parametrize("path", CONVERTIBLE, ids=lambda p: p.stem)

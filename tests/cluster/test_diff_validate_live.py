@@ -218,3 +218,22 @@ def test_diff_of_a_v1alpha1_file_compares_its_conversion(
     changed = dgd(apiserver, "diff", "-f", str(path))
     assert changed.returncode == 1
     assert "spec.components[1].replicas" in changed.stdout
+
+
+def test_validate_live_says_which_operator_version_it_used(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    stamped = graph()
+    stamped["metadata"].setdefault("annotations", {})[
+        "nvidia.com/dynamo-operator-origin-version"
+    ] = "1.4.0"
+    live = apiserver.seed(stamped)[0]
+    result = dgd(apiserver, "validate", "--live", manifest(tmp_path, live))
+    assert (
+        "info: checking against operator 1.4: from the nvidia.com/dynamo-operator-origin-version "
+        "annotation 1.4 on the graphs" in result.stderr
+    ), result.stderr
+    explicit = dgd(
+        apiserver, "validate", "--live", "--operator-version", "1.6", manifest(tmp_path, live)
+    )
+    assert "checking against operator" not in explicit.stderr

@@ -24,6 +24,21 @@ def component(name: str, type_: str | None, **extra: Any) -> dict[str, Any]:
     return result
 
 
+def lpx_component(name: str, **extra: Any) -> dict[str, Any]:
+    """A complete 1.6 LPX component: build id, an agent and a conductor role, each with ``main``."""
+    result: dict[str, Any] = {
+        "name": name,
+        "type": "lpx",
+        "lpx": {"buildId": "test/build"},
+        "roles": [
+            {"name": "agent", "podTemplate": {"spec": {"containers": [main_container()]}}},
+            {"name": "conductor", "podTemplate": {"spec": {"containers": [main_container()]}}},
+        ],
+    }
+    result.update(extra)
+    return result
+
+
 def graph(name: str = "test-graph", *, provider: str | None = None) -> dict[str, Any]:
     """Frontend + worker, like the operator's admission fixture, with images so it is valid."""
     obj: dict[str, Any] = {

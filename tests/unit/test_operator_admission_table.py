@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from kubectl_dgd.adapters.crdfile import bundled_schemas
-from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.profile import Profile, version_key
 from kubectl_dgd.core.validate.pipeline import validate_object
 
 IMAGE = "registry.example/runtime:1.1.0"
@@ -215,8 +215,17 @@ class Row:
     old: Mutation | None = None
     grove: bool = True
     checkpoint: bool = True
+    lpx: bool = True
     # The operator seeds the stored object through its webhooks, which stamp the provider.
     stored_provider: str | None = "grove"
+    # The operator releases whose table has this row (the rows above are the 1.5 table's; the
+    # ordinary rows carry on into the 1.6 table beside the LPX, roles and pathway rows).
+    versions: tuple[str, ...] = ("1.5", "1.6")
+    # Where a release answers differently: its error list (the reference names the rule change).
+    per_version: dict[str, list[str]] = field(default_factory=dict)
+
+    def expected_in(self, version: str) -> list[str]:
+        return self.per_version.get(version, self.expected)
 
 
 SPEC_TOPOLOGY = {"clusterTopologyName": "grove-topology", "packDomain": "rack"}
@@ -264,6 +273,13 @@ CREATE_ROWS = [
             "spec.components[1]: Invalid value: minAvailable must be less than or equal to "
             "replicas unless replicas is 0",
         ],
+        # 1.6 defaults no minAvailable, so the CEL comparison has nothing to compare.
+        per_version={
+            "1.6": [
+                "spec.components[1].replicas: Invalid value: -1: spec.components[1].replicas in body "
+                "should be greater than or equal to 0"
+            ]
+        },
     ),
     Row(
         "component minAvailable requires Grove",
@@ -526,6 +542,8 @@ CREATE_ROWS = [
             "spec.components[0].multinode: Forbidden: multinode is supported only for worker, "
             "prefill, or decode components"
         ],
+        # CO4b, CK2 and X8 are rules of 1.6.
+        versions=("1.6",),
     ),
     Row(
         "planner cannot be multinode",
@@ -534,6 +552,8 @@ CREATE_ROWS = [
             "spec.components[0].multinode: Forbidden: multinode is supported only for worker, "
             "prefill, or decode components"
         ],
+        # CO4b, CK2 and X8 are rules of 1.6.
+        versions=("1.6",),
     ),
     Row(
         "valid checkpoint configuration is admitted",
@@ -546,6 +566,8 @@ CREATE_ROWS = [
             "spec.components[0].experimental.checkpoint: Forbidden: checkpoint functionality is "
             "supported only for worker, prefill, and decode components"
         ],
+        # CO4b, CK2 and X8 are rules of 1.6.
+        versions=("1.6",),
     ),
     Row(
         "checkpoint configuration requires the operator feature gate",
@@ -828,6 +850,15 @@ CREATE_ROWS = [
             "in the operator configuration"
         ],
         grove=False,
+        versions=("1.3", "1.5", "1.6"),
+        # 1.4+ stamps the provider on create, and the stored annotation decides first.
+        per_version={
+            v: [
+                "spec.priorityClassName: Forbidden: requires the Grove pathway, but workload "
+                'provider "component" is selected'
+            ]
+            for v in ("1.5", "1.6")
+        },
     ),
     Row("priority class is allowed with Grove", set_spec(priorityClassName="high-priority")),
     Row(
@@ -1031,6 +1062,12 @@ CREATE_ROWS = [
                 f'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "{value}": '
                 'supported values: "RollingRecreate", "OnDelete"'
             ],
+            per_version={
+                "1.6": [
+                    f'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "{value}": '
+                    'supported values: "RollingRecreate", "OnDelete", "Coherent"'
+                ]
+            },
         )
         for value in ("ondelete", " OnDelete ", "BlueGreen")
     ],
@@ -1114,8 +1151,16 @@ UPDATE_ROWS = [
         set_worker(type="epp"),
         ["spec.components[1]: Invalid value: type is immutable after it is set"],
         old=nothing,
+        # CO4b, CK2 and X8 are rules of 1.6.
+        versions=("1.6",),
     ),
-    Row("removed minAvailable is restored by defaulting", nothing, old=set_worker(minAvailable=1)),
+    Row(
+        "removed minAvailable is restored by defaulting",
+        nothing,
+        old=set_worker(minAvailable=1),
+        # 1.6 defaults no minAvailable.
+        versions=("1.5",),
+    ),
     Row(
         "image change to a custom tag requires a runtime version override",
         set_worker(
@@ -1377,6 +1422,8 @@ UPDATE_ROWS = [
         ],
         old=lambda o: (frontend(o).pop("type"), frontend(o).update(multinode={"nodeCount": 2})),
         stored_provider=None,
+        # CO4b, CK2 and X8 are rules of 1.6.
+        versions=("1.6",),
     ),
     Row(
         "a legacy frontend multinode can be removed",
@@ -1393,6 +1440,8 @@ UPDATE_ROWS = [
         ],
         old=lambda o: frontend(o).update(multinode={"nodeCount": 2}),
         stored_provider=None,
+        # CO4b, CK2 and X8 are rules of 1.6.
+        versions=("1.6",),
     ),
     Row(
         "single-node to multinode is immutable",
@@ -1403,12 +1452,14 @@ UPDATE_ROWS = [
         ],
         old=nothing,
     ),
-    # The baseline operator (1.5.0-dev, whose CRD we bundle) admits a nodeCount-only change; a
-    # newer one makes it immutable. We follow the baseline and warn (see docs/operator-semantics.md#versions).
+    # 1.5 admits a nodeCount-only change; 1.6 makes nodeCount immutable (U4).
     Row(
         "node count-only change is admitted",
         set_worker(multinode={"nodeCount": 3}),
         old=set_worker(multinode={"nodeCount": 2}),
+        per_version={
+            "1.6": ["spec.components[1].multinode.nodeCount: Invalid value: 3: field is immutable"]
+        },
     ),
     Row(
         "stateless errors are returned without the update rules",
@@ -1708,18 +1759,1069 @@ UPDATE_ROWS = [
     ),
 ]
 
+# ---- 1.6: the LPX admission table (search index 70778590138), v1beta1 rows -------------------
+CONDUCTOR_ROLE = (
+    "spec.components: Forbidden: LPX components must each declare a conductor role or form a "
+    "shared draft and target pair"
+)
+CONDUCTOR_TEMPLATE = (
+    "spec.components[0].roles[1].podTemplate: Required value: LPX conductor requires an explicit "
+    "podTemplate"
+)
+LPX_GATE = "spec.components[0].type: Forbidden: LPX components require lpx.enabled=true"
+COMPONENT_SELECTED = (
+    'spec.components: Forbidden: requires the Grove pathway, but workload provider "component" '
+    "is selected"
+)
+LONG_LPX_NAME = "abcdefghijklmnopqrstuvwxyzabcd"
+ONLY_16 = ("1.6",)
+
+
+def lpx_component() -> dict[str, Any]:
+    """The LPX table's engine: an agent and an explicit conductor role, build test/build."""
+    return {
+        "name": "lpx",
+        "type": "lpx",
+        "replicas": 1,
+        "lpx": {"buildId": "test/build"},
+        "roles": [
+            {
+                "name": "agent",
+                "podTemplate": {"spec": {"containers": [{"name": "main", "image": "lpu-runtime"}]}},
+            },
+            {
+                "name": "conductor",
+                "podTemplate": {
+                    "spec": {
+                        "containers": [
+                            {"name": "main", "image": "conductor-runtime", "command": ["/bin/nova"]}
+                        ]
+                    }
+                },
+            },
+        ],
+    }
+
+
+def ordinary_worker() -> dict[str, Any]:
+    return worker(baseline())
+
+
+def lpx(*steps: Mutation) -> Mutation:
+    """The LPX table's graph (one LPX component), then ``steps``."""
+
+    def apply(obj: dict[str, Any]) -> None:
+        obj["spec"]["components"] = [lpx_component()]
+        for step in steps:
+            step(obj)
+
+    return apply
+
+
+def engine(obj: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    return obj["spec"]["components"][index]  # type: ignore[no-any-return]
+
+
+def role_spec(obj: dict[str, Any], role: int, component: int = 0) -> dict[str, Any]:
+    return engine(obj, component)["roles"][role]["podTemplate"]["spec"]  # type: ignore[no-any-return]
+
+
+def on_engine(index: int = 0, **values: Any) -> Mutation:
+    def apply(obj: dict[str, Any]) -> None:
+        target = engine(obj, index)
+        for key, value in values.items():
+            if value is None:
+                target.pop(key, None)
+            else:
+                target[key] = copy.deepcopy(value)
+
+    return apply
+
+
+def spec_dec(draft_replicas: int | None) -> Mutation:
+    """Split the engine into a conductor-less draft and a target (setBetaLPXSpecDec)."""
+
+    def apply(obj: dict[str, Any]) -> None:
+        draft, target = copy.deepcopy(engine(obj)), copy.deepcopy(engine(obj))
+        draft["name"], target["name"] = "draft", "target"
+        draft["lpx"]["buildId"], target["lpx"]["buildId"] = "test/draft", "test/target"
+        draft["roles"] = draft["roles"][:1]
+        if draft_replicas is None:
+            draft.pop("replicas")
+        else:
+            draft["replicas"] = draft_replicas
+        obj["spec"]["components"] = [draft, target]
+
+    return apply
+
+
+def add_copy(name: str, index: int = 0, **values: Any) -> Mutation:
+    def apply(obj: dict[str, Any]) -> None:
+        extra = copy.deepcopy(engine(obj, index))
+        extra["name"] = name
+        extra.update(copy.deepcopy(values))
+        for key in [k for k, v in values.items() if v is None]:
+            extra.pop(key)
+        obj["spec"]["components"].append(extra)
+
+    return apply
+
+
+def append_ordinary(**values: Any) -> Mutation:
+    def apply(obj: dict[str, Any]) -> None:
+        component = ordinary_worker()
+        component.update(copy.deepcopy(values))
+        obj["spec"]["components"].append(component)
+
+    return apply
+
+
+def edit_role(role: int, component: int = 0, **spec_values: Any) -> Mutation:
+    def apply(obj: dict[str, Any]) -> None:
+        role_spec(obj, role, component).update(copy.deepcopy(spec_values))
+
+    return apply
+
+
+def drop_role_template(role: int, component: int = 0) -> Mutation:
+    return lambda o: engine(o, component)["roles"][role].pop("podTemplate")
+
+
+def copy_agent_template_to_conductor(o: dict[str, Any]) -> None:
+    engine(o)["roles"][1]["podTemplate"] = copy.deepcopy(engine(o)["roles"][0]["podTemplate"])
+
+
+def append_container(role: int, group: str, name: str, image: str | None) -> Mutation:
+    def apply(obj: dict[str, Any]) -> None:
+        container: dict[str, Any] = {"name": name}
+        if image is not None:
+            container["image"] = image
+        role_spec(obj, role).setdefault(group, []).append(container)
+
+    return apply
+
+
+REQUIRED_NODE_AFFINITY = {
+    "nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [
+                {
+                    "matchExpressions": [
+                        {
+                            "key": "kubernetes.io/hostname",
+                            "operator": "In",
+                            "values": ["lpu-node-a"],
+                        }
+                    ]
+                }
+            ]
+        }
+    }
+}
+TOPOLOGY_OVERRIDE = {
+    "apiVersion": "grove.io/v1alpha1",
+    "value": {"topologyConstraint": {"pack": {"required": "rack"}}},
+}
+ROOT_TOPOLOGY_OVERRIDE = {
+    "apiVersion": "grove.io/v1alpha1",
+    "value": {"spec": {"template": {"topologyConstraint": {"pack": {"required": "rack"}}}}},
+}
+
+
+def lpx_row(name: str, change: Mutation, expected: list[str] | None = None, **extra: Any) -> Row:
+    return Row(name, change, expected or [], versions=ONLY_16, **extra)
+
+
+LPX_ROWS = [
+    lpx_row(
+        "singleton LPX preserves omitted replicas with minimum availability above one",
+        lpx(
+            on_engine(replicas=None, minAvailable=2),
+            edit_role(
+                0,
+                volumes=[
+                    {
+                        "name": "model-storage",
+                        "persistentVolumeClaim": {"claimName": "model-storage"},
+                    }
+                ],
+                affinity=REQUIRED_NODE_AFFINITY,
+            ),
+        ),
+    ),
+    lpx_row(
+        "LPX rejects explicit replicas below minimum availability",
+        lpx(on_engine(minAvailable=2)),
+        [
+            "spec.components[0]: Invalid value: minAvailable must be less than or equal to "
+            "replicas unless replicas is 0"
+        ],
+    ),
+    lpx_row(
+        "ordinary components reject omitted replicas with minimum availability above one",
+        set_worker(replicas=None, minAvailable=2),
+        [
+            "spec.components[1]: Invalid value: minAvailable must be less than or equal to "
+            "replicas unless replicas is 0"
+        ],
+    ),
+    lpx_row(
+        "LPX admits nine hybrid replicas with lowered conductor volumes",
+        lpx(
+            on_engine(replicas=9),
+            edit_role(
+                1,
+                containers=[
+                    {
+                        "name": "main",
+                        "image": "gpu-runtime",
+                        "volumeMounts": [
+                            {"name": "config", "mountPath": "/config"},
+                            {"name": "infiniband", "mountPath": "/dev/infiniband"},
+                        ],
+                    }
+                ],
+            ),
+        ),
+    ),
+    lpx_row(
+        "LPX native template schema rejects duplicate main container names",
+        lpx(
+            copy_agent_template_to_conductor,
+            edit_role(
+                1,
+                containers=[
+                    {"name": "main", "image": "runtime"},
+                    {"name": "main", "image": "runtime"},
+                ],
+            ),
+        ),
+        [
+            "spec.components[0].roles[1].podTemplate.spec.containers[1]: Duplicate value: "
+            'map[string]interface {}{"name":"main"}'
+        ],
+    ),
+    lpx_row("LPX supports more than nine replicas", lpx(on_engine(replicas=10))),
+    lpx_row(
+        "shared LPX components admit distinct scheduling deadlines at both bounds",
+        lpx(
+            spec_dec(None),
+            lambda o: engine(o, 0)["lpx"].update(scheduling={"attemptDeadlineSeconds": 1}),
+            lambda o: engine(o, 1)["lpx"].update(scheduling={"attemptDeadlineSeconds": 9223372036}),
+        ),
+    ),
+    lpx_row(
+        "shared LPX components admit an omitted scheduling deadline beside a finite deadline",
+        lpx(
+            spec_dec(None),
+            lambda o: engine(o, 1)["lpx"].update(scheduling={"attemptDeadlineSeconds": 120}),
+        ),
+    ),
+    lpx_row(
+        "LPX component scheduling deadline rejects zero",
+        lpx(lambda o: engine(o)["lpx"].update(scheduling={"attemptDeadlineSeconds": 0})),
+        [
+            "spec.components[0].lpx.scheduling.attemptDeadlineSeconds: Invalid value: 0: "
+            "spec.components[0].lpx.scheduling.attemptDeadlineSeconds in body should be greater "
+            "than or equal to 1"
+        ],
+    ),
+    lpx_row(
+        "LPX component scheduling deadline rejects duration overflow",
+        lpx(lambda o: engine(o)["lpx"].update(scheduling={"attemptDeadlineSeconds": 9223372037})),
+        [
+            "spec.components[0].lpx.scheduling.attemptDeadlineSeconds: Invalid value: 9223372037: "
+            "spec.components[0].lpx.scheduling.attemptDeadlineSeconds in body should be less than "
+            "or equal to 9223372036"
+        ],
+    ),
+    lpx_row(
+        "LPX autoscaling is rejected by the schema",
+        lpx(on_engine(scalingAdapter={})),
+        ["spec.components[0]: Invalid value: scalingAdapter is not supported when type is lpx"],
+    ),
+    lpx_row("LPX gate rejects CREATE when disabled", lpx(), [LPX_GATE], lpx=False),
+    lpx_row(
+        "LPX gate admits ordinary component updates and reordering when disabled",
+        lpx(lambda o: o["spec"]["components"].insert(0, {**ordinary_worker(), "replicas": 2})),
+        lpx=False,
+        old=lpx(append_ordinary()),
+    ),
+    lpx_row(
+        "LPX gate rejects component addition when disabled",
+        lpx(add_copy("additional")),
+        ["spec.components[1].type: Forbidden: LPX components require lpx.enabled=true"],
+        lpx=False,
+        old=lpx(),
+    ),
+    lpx_row(
+        "LPX rejects the component pathway selected when Grove is disabled",
+        lpx(),
+        [COMPONENT_SELECTED],
+        grove=False,
+    ),
+    lpx_row(
+        "LPX rejects the deployment-wide KV transfer policy",
+        lpx(kv(labelKey="topology.kubernetes.io/zone", domain="zone")),
+        [
+            "spec.experimental.kvTransferPolicy: Forbidden: is not supported when an LPX "
+            "component is selected"
+        ],
+    ),
+    lpx_row(
+        "LPX rejects topology and checkpoint configuration",
+        lpx(
+            set_spec(
+                topologyConstraint={"clusterTopologyName": "grove-topology", "packDomain": "rack"}
+            ),
+            on_engine(
+                topologyConstraint={"packDomain": "rack"},
+                experimental={"checkpoint": {"enabled": True}},
+            ),
+        ),
+        [
+            "spec.components[0].topologyConstraint: Forbidden: LPX does not support Grove "
+            "topologyConstraint",
+            "spec.components[0].experimental.checkpoint: Forbidden: checkpoint functionality is "
+            "supported only for worker, prefill, and decode components",
+            "spec.topologyConstraint: Forbidden: LPX does not support Grove topologyConstraint",
+        ],
+    ),
+    lpx_row(
+        "LPX admits an ordinary component checkpoint",
+        lpx(append_ordinary(experimental={"checkpoint": {"enabled": True}})),
+    ),
+    lpx_row(
+        "LPX permits template-owned shell commands",
+        lpx(
+            lambda o: role_spec(o, 0)["containers"][0].update(
+                command=["/usr/bin/env"], args=["sh", "-c", "exec /opt/dynamo-lpu serve"]
+            )
+        ),
+    ),
+    lpx_row(
+        "LPX gate rejects runtime command updates when disabled",
+        lpx(
+            lambda o: role_spec(o, 0)["containers"][0].update(
+                command=["sh", "-c"], args=["exec /opt/dynamo-lpu serve"]
+            )
+        ),
+        [LPX_GATE],
+        lpx=False,
+        old=lpx(),
+    ),
+    lpx_row(
+        "LPX rejects an unknown Pod role",
+        lpx(lambda o: engine(o)["roles"][1].update(name="unknown")),
+        [
+            'spec.components[0].roles[1].name: Unsupported value: "unknown": supported values: '
+            '"conductor", "agent"',
+            CONDUCTOR_ROLE,
+        ],
+    ),
+    lpx_row(
+        "LPX rejects duplicate Pod roles",
+        lpx(lambda o: engine(o)["roles"].__setitem__(1, copy.deepcopy(engine(o)["roles"][0]))),
+        ['spec.components[0].roles[1]: Duplicate value: map[string]interface {}{"name":"agent"}'],
+    ),
+    lpx_row(
+        "LPX reserves materialized agent container names",
+        lpx(
+            append_container(0, "containers", "agent", "sidecar"),
+            append_container(0, "initContainers", "agent", "setup"),
+        ),
+        [
+            "spec.components[0].roles[0].podTemplate.spec.containers[1].name: Forbidden: LPX "
+            'reserves "agent" for the materialized role container',
+            "spec.components[0].roles[0].podTemplate.spec.initContainers[0].name: Forbidden: LPX "
+            'reserves "agent" for the materialized role container',
+        ],
+    ),
+    lpx_row(
+        "LPX rejects a missing conductor role on CREATE despite a conductor-named sidecar",
+        lpx(
+            lambda o: engine(o).update(roles=engine(o)["roles"][:1]),
+            append_container(0, "containers", "conductor", "sidecar"),
+        ),
+        [CONDUCTOR_ROLE],
+    ),
+    lpx_row(
+        "LPX defers explicit conductor name checks until build mode is known",
+        lpx(
+            copy_agent_template_to_conductor,
+            append_container(1, "containers", "conductor", "sidecar"),
+        ),
+    ),
+    lpx_row(
+        "LPX allows an agent sidecar named conductor with a separate conductor template",
+        lpx(
+            copy_agent_template_to_conductor,
+            append_container(0, "containers", "conductor", "sidecar"),
+        ),
+    ),
+    lpx_row(
+        "LPX allows a draft init container named conductor",
+        lpx(spec_dec(1), append_container(0, "initContainers", "conductor", "setup")),
+    ),
+    lpx_row(
+        "physical LPU rejects Grove opt out",
+        lpx(annotate(grove="false")),
+        [COMPONENT_SELECTED],
+    ),
+    lpx_row(
+        "LPX rejects a component-level PodTemplate",
+        lpx(
+            lambda o: engine(o).update(
+                podTemplate=copy.deepcopy(engine(o)["roles"][0]["podTemplate"])
+            )
+        ),
+        ["spec.components[0]: Invalid value: LPX Pod templates belong to roles"],
+    ),
+    lpx_row(
+        "LPX rejects a worker without a Pod template",
+        lpx(drop_role_template(0)),
+        [
+            "spec.components[0].roles[0].podTemplate: Required value: the LPX agent role requires "
+            "a podTemplate"
+        ],
+    ),
+    lpx_row(
+        "LPX requires a build for an LPU engine",
+        lpx(lambda o: engine(o)["lpx"].update(buildId="")),
+        [
+            'spec.components[0].lpx.buildId: Invalid value: "": spec.components[0].lpx.buildId in '
+            "body should be at least 1 chars long"
+        ],
+    ),
+    lpx_row(
+        "LPX rejects a missing conductor template on CREATE",
+        lpx(drop_role_template(1)),
+        [CONDUCTOR_TEMPLATE],
+    ),
+    lpx_row(
+        "LPX rejects removing the conductor template on UPDATE",
+        lpx(drop_role_template(1)),
+        [CONDUCTOR_TEMPLATE],
+        old=lpx(),
+    ),
+    lpx_row(
+        "LPX rejects retaining an absent conductor template on an unrelated UPDATE",
+        lpx(drop_role_template(1), on_engine(replicas=3)),
+        [CONDUCTOR_TEMPLATE],
+        old=lpx(drop_role_template(1)),
+        stored_provider=None,
+    ),
+    lpx_row(
+        "LPX admits SpecDecode UPDATE with one conductor and Agent-only draft",
+        lpx(spec_dec(2)),
+        old=lpx(spec_dec(1)),
+    ),
+    lpx_row(
+        "LPX rejects multinode configuration",
+        lpx(on_engine(multinode={"nodeCount": 2})),
+        [
+            "spec.components[0].multinode: Forbidden: multinode is supported only for worker, "
+            "prefill, or decode components"
+        ],
+    ),
+    lpx_row(
+        "LPX does not grandfather invalid multinode configuration",
+        lpx(
+            on_engine(multinode={"nodeCount": 2}),
+            lambda o: o["metadata"].update(labels={"updated": "true"}),
+        ),
+        [
+            "spec.components[0].multinode: Forbidden: multinode is supported only for worker, "
+            "prefill, or decode components"
+        ],
+        lpx=False,
+        old=lpx(on_engine(multinode={"nodeCount": 2})),
+        stored_provider=None,
+    ),
+    lpx_row(
+        "LPX rejects a whitespace-only build reference",
+        lpx(lambda o: engine(o)["lpx"].update(buildId="  ")),
+        ["spec.components[0].lpx.buildId: Required value: LPX component requires a buildId"],
+    ),
+    lpx_row(
+        "LPX requires main containers in both roles",
+        lpx(
+            lambda o: role_spec(o, 0)["containers"][0].update(name="sidecar"),
+            lambda o: role_spec(o, 1)["containers"][0].update(name="sidecar"),
+        ),
+        [
+            "spec.components[0].roles[0].podTemplate.spec.containers: Required value: LPX agent "
+            'component requires a "main" runtime container',
+            "spec.components[0].roles[1].podTemplate.spec.containers: Required value: LPX "
+            'conductor component requires a "main" runtime container',
+        ],
+    ),
+    lpx_row(
+        "LPX rejects conductor placement on UPDATE",
+        lpx(
+            edit_role(
+                1,
+                nodeName="chosen-node",
+                topologySpreadConstraints=[
+                    {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}
+                ],
+            )
+        ),
+        [
+            "spec.components[0].roles[1].podTemplate.spec.nodeName: Forbidden: LPX owns role "
+            "addressing and placement",
+            "spec.components[0].roles[1].podTemplate.spec.topologySpreadConstraints: Forbidden: "
+            "LPX owns role placement",
+        ],
+        old=lpx(),
+    ),
+    lpx_row(
+        "LPX rejects three model components with one conductor",
+        lpx(spec_dec(None), add_copy("extra-draft")),
+        [CONDUCTOR_ROLE],
+    ),
+    lpx_row(
+        "LPX rejects zero draft replicas",
+        lpx(spec_dec(0)),
+        ["spec.components[0]: Invalid value: replicas must be positive when type is lpx"],
+    ),
+    lpx_row(
+        "LPX admits maximum draft fanout with default minimum availability",
+        lpx(spec_dec(8), on_engine(minAvailable=1)),
+    ),
+    lpx_row(
+        "LPX rejects draft endpoint and minimum availability at authored indices",
+        lpx(
+            spec_dec(3),
+            lambda o: o["spec"]["components"].reverse(),
+            on_engine(1, minAvailable=2, modelRef={"name": "draft-model"}),
+        ),
+        [
+            "spec.components[1].modelRef: Forbidden: the shared target owns the serving endpoint",
+            "spec.components[1].minAvailable: Forbidden: draft minAvailable must be omitted or 1; "
+            "the shared target owns minimum availability",
+        ],
+    ),
+    lpx_row(
+        "LPX admits singleton minimum availability", lpx(on_engine(replicas=3, minAvailable=2))
+    ),
+    lpx_row(
+        "LPX roles reject provider overrides",
+        lpx(
+            lambda o: engine(o)["roles"][0].update(
+                providerOverride=copy.deepcopy(TOPOLOGY_OVERRIDE)
+            )
+        ),
+        [
+            "spec.components[0].roles[0].providerOverride: Forbidden: LPX roles do not support "
+            "provider overrides"
+        ],
+    ),
+    lpx_row(
+        "LPX rejects removing the conductor role on UPDATE",
+        lpx(lambda o: engine(o).update(roles=engine(o)["roles"][:1])),
+        [CONDUCTOR_ROLE],
+        old=lpx(),
+    ),
+    lpx_row(
+        "LPX rejects provider overrides on UPDATE",
+        lpx(
+            set_spec(providerOverride=ROOT_TOPOLOGY_OVERRIDE),
+            on_engine(providerOverride=TOPOLOGY_OVERRIDE),
+        ),
+        [
+            "spec.providerOverride: Forbidden: LPX does not support Grove topology overrides on "
+            "the deployment",
+            "spec.components[0].providerOverride: Forbidden: LPX component does not support Grove "
+            "topology overrides",
+        ],
+        old=lpx(),
+    ),
+    lpx_row(
+        "LPX admits an ordinary component provider override",
+        lpx(
+            lambda o: o["spec"]["components"].append(
+                {**frontend(baseline()), "providerOverride": copy.deepcopy(TOPOLOGY_OVERRIDE)}
+            )
+        ),
+    ),
+    lpx_row(
+        "selected v1beta1 LPX derives SpecDecode from two models",
+        lpx(
+            lambda o: role_spec(o, 0)["containers"][0].update(
+                volumeMounts=[{"name": "model-storage", "mountPath": "/nfs"}]
+            ),
+            edit_role(
+                0,
+                volumes=[
+                    {
+                        "name": "model-storage",
+                        "persistentVolumeClaim": {"claimName": "model-storage"},
+                    }
+                ],
+            ),
+            spec_dec(2),
+        ),
+    ),
+    lpx_row(
+        "LPX rejects controller-owned Agent placement",
+        lpx(
+            spec_dec(None),
+            edit_role(
+                0,
+                schedulerName="custom",
+                hostname="custom-host",
+                subdomain="custom-subdomain",
+                nodeName="lpu-node-a",
+                nodeSelector={"kubernetes.io/hostname": "lpu-node-a"},
+                affinity={
+                    "podAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": [
+                            {"topologyKey": "kubernetes.io/hostname"}
+                        ]
+                    }
+                },
+                topologySpreadConstraints=[
+                    {
+                        "maxSkew": 1,
+                        "topologyKey": "kubernetes.io/hostname",
+                        "whenUnsatisfiable": "DoNotSchedule",
+                    }
+                ],
+                schedulingGates=[{"name": "custom"}],
+                resourceClaims=[{"name": "device", "resourceClaimName": "device-claim"}],
+            ),
+        ),
+        [
+            f"spec.components[0].roles[0].podTemplate.spec.{path}: Forbidden: {message}"
+            for path, message in (
+                ("schedulerName", "LPX owns role scheduler selection"),
+                ("hostname", "LPX owns role addressing and placement"),
+                ("subdomain", "LPX owns role addressing and placement"),
+                ("nodeName", "LPX owns role addressing and placement"),
+                ("topologySpreadConstraints", "LPX owns role placement"),
+                ("nodeSelector", "LPX exclusively owns Agent node selection"),
+                ("affinity", "node-local LPX supports only required nodeAffinity"),
+                ("schedulingGates", "Grove and LPX own Agent scheduling gates"),
+                ("resourceClaims", "node-local LPX Agents cannot use ResourceClaims"),
+            )
+        ],
+    ),
+    lpx_row(
+        "LPX rejects excessive draft fanout",
+        lpx(spec_dec(9)),
+        ["spec.components[0].replicas: Invalid value: 9: draft replicas must be between 1 and 8"],
+    ),
+    lpx_row(
+        "lpx requires a agent role",
+        lpx(on_engine(roles=None)),
+        ['spec.components[0].roles: Required value: must contain the "agent" role', CONDUCTOR_ROLE],
+    ),
+    lpx_row("LPX admits independent conductors across components", lpx(add_copy("lpx-2"))),
+    lpx_row(
+        "LPX admits three independent engines with unrelated replica counts",
+        lpx(
+            on_engine(replicas=3), add_copy("second", replicas=None), add_copy("third", replicas=9)
+        ),
+    ),
+    lpx_row(
+        "LPX rejects ambiguous shared and independent engines",
+        lpx(spec_dec(None), add_copy("independent", index=1)),
+        [CONDUCTOR_ROLE],
+    ),
+    lpx_row(
+        "shared LPX draft does not consume the target Grove name budget",
+        lpx(spec_dec(2), on_engine(name=LONG_LPX_NAME)),
+    ),
+    lpx_row(
+        "LPX admits long component names independently of generated PCSG names",
+        lpx(on_engine(name=LONG_LPX_NAME)),
+    ),
+    lpx_row(
+        "LPX rejects a missing conductor role independently of component name length",
+        lpx(
+            on_engine(name=LONG_LPX_NAME), lambda o: engine(o).update(roles=engine(o)["roles"][:1])
+        ),
+        [CONDUCTOR_ROLE],
+    ),
+    lpx_row(
+        "ordinary graph rejects manual LPX scheduler selection",
+        lambda o: worker(o)["podTemplate"]["spec"].update(schedulerName="lpx-scheduler"),
+        [
+            "spec.components[1].podTemplate.spec.schedulerName: Forbidden: LPX schedulerName is "
+            "controller-owned; declare an LPX component instead"
+        ],
+    ),
+    lpx_row(
+        "mixed graph rejects manual LPX scheduler selection on an ordinary component",
+        lpx(
+            append_ordinary(),
+            lambda o: engine(o, 1)["podTemplate"]["spec"].update(schedulerName="lpx-scheduler"),
+        ),
+        [
+            "spec.components[1].podTemplate.spec.schedulerName: Forbidden: LPX schedulerName is "
+            "controller-owned; declare an LPX component instead"
+        ],
+    ),
+    lpx_row(
+        "setting a previously unset component type to LPX is rejected by the webhook",
+        lpx(),
+        [
+            'spec.components[0].type: Invalid value: "lpx": cannot change node topology between '
+            "LPX and non-LPX after creation"
+        ],
+        old=lambda o: o["spec"].update(
+            components=[{**{k: v for k, v in worker(o).items() if k != "type"}, "name": "lpx"}]
+        ),
+    ),
+]
+
+PARALLEL_RESTART = (
+    "spec: Invalid value: spec.restart.strategy.type must be Parallel when the graph contains "
+    "LPX components"
+)
+
+
+def with_lpx(obj: dict[str, Any]) -> None:
+    obj["spec"]["components"].append(lpx_component())
+
+
+def lpx_restart(strategy: str | None, typed: bool = True) -> Mutation:
+    block: dict[str, Any] = {"id": "restart-1"}
+    if strategy is not None:
+        block["strategy"] = {"type": strategy} if typed else {}
+    return set_spec(restart=block)
+
+
+LPX_RESTART_ROWS = [
+    lpx_row("LPX admits Parallel restart", chain(with_lpx, lpx_restart("Parallel")), old=with_lpx),
+    lpx_row(
+        "LPX rejects Sequential restart",
+        chain(with_lpx, lpx_restart("Sequential")),
+        [PARALLEL_RESTART],
+        old=with_lpx,
+    ),
+    lpx_row(
+        "LPX rejects omitted restart strategy",
+        chain(with_lpx, lpx_restart(None)),
+        [PARALLEL_RESTART],
+        old=with_lpx,
+    ),
+    lpx_row(
+        "LPX rejects omitted restart strategy type",
+        chain(with_lpx, lpx_restart("Parallel", typed=False)),
+        [PARALLEL_RESTART],
+        old=with_lpx,
+    ),
+    lpx_row(
+        "LPX rejects Parallel restart on CREATE",
+        chain(with_lpx, lpx_restart("Parallel")),
+        [
+            "spec: Invalid value: spec.restart must be unset on create; set spec.restart.id after "
+            "creation to request a restart"
+        ],
+    ),
+    lpx_row("ordinary graph admits Sequential restart", lpx_restart("Sequential"), old=nothing),
+    lpx_row("ordinary graph admits omitted restart strategy", lpx_restart(None), old=nothing),
+    lpx_row(
+        "ordinary graph admits omitted restart strategy type",
+        lpx_restart("Parallel", typed=False),
+        old=nothing,
+    ),
+]
+
+# ---- 1.6: roles[] of multinode components ---
+
+
+def multinode_roles(*roles: dict[str, Any], node_count: int = 3) -> Mutation:
+    return set_worker(multinode={"nodeCount": node_count}, roles=list(roles))
+
+
+def role_with_template(name: str, image: str = IMAGE, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "podTemplate": {"spec": {"containers": [{"name": "main", "image": image}]}},
+        **extra,
+    }
+
+
+ROLE_ROWS = [
+    lpx_row(
+        "explicit multinode roles are admitted",
+        multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 2}),
+    ),
+    lpx_row(
+        "roles need a multinode or LPX component",
+        set_worker(roles=[{"name": "leader"}]),
+        [
+            "spec.components[1].roles: Forbidden: roles are supported only for component shapes "
+            "that define a role schema; this release supports multinode and LPX components"
+        ],
+    ),
+    lpx_row(
+        "multinode role names are leader and worker, both required",
+        multinode_roles({"name": "leader"}, {"name": "agent"}),
+        [
+            'spec.components[1].roles[1].name: Unsupported value: "agent": supported values: '
+            '"leader", "worker"',
+            'spec.components[1].roles: Required value: must contain the "worker" role',
+        ],
+    ),
+    lpx_row(
+        "multinode role replicas follow nodeCount",
+        multinode_roles({"name": "leader", "replicas": 2}, {"name": "worker", "replicas": 1}),
+        [
+            'spec.components[1].roles[0].replicas: Invalid value: 2: must equal 1 for multinode role "leader"',
+            'spec.components[1].roles[1].replicas: Invalid value: 1: must equal 2 for multinode role "worker"',
+        ],
+    ),
+    lpx_row(
+        "role templates replace the component template",
+        multinode_roles(role_with_template("leader"), role_with_template("worker")),
+        [
+            "spec.components[1].podTemplate: Forbidden: cannot be combined with roles[].podTemplate; "
+            "choose one complete PodTemplate source mode"
+        ],
+    ),
+    lpx_row(
+        "role templates are all-or-nothing",
+        chain(
+            multinode_roles(role_with_template("leader"), {"name": "worker"}),
+            set_worker(podTemplate=None),
+        ),
+        [
+            "spec.components[1].roles[1].podTemplate: Required value: is required on every role "
+            "when role-specific PodTemplates are used"
+        ],
+    ),
+    lpx_row(
+        "role templates need a main container with an image",
+        chain(
+            multinode_roles(
+                role_with_template("leader"),
+                {"name": "worker", "podTemplate": {"spec": {"containers": [{"name": "main"}]}}},
+            ),
+            set_worker(podTemplate=None),
+        ),
+        [
+            "spec.components[1].roles[1].podTemplate.spec.containers[0].image: Required value: is required"
+        ],
+    ),
+    lpx_row(
+        "role templates refuse the Dynamo sidecar and role power limits",
+        chain(
+            multinode_roles(
+                role_with_template("leader"),
+                {
+                    "name": "worker",
+                    "podTemplate": {
+                        "metadata": {"annotations": {"dynamo.nvidia.com/gpu-power-limit": "300"}},
+                        "spec": {
+                            "containers": [{"name": "main", "image": IMAGE}],
+                            "initContainers": [{"name": "runtime", "image": IMAGE}],
+                        },
+                    },
+                },
+            ),
+            set_worker(podTemplate=None),
+        ),
+        [
+            "spec.components[1].roles[1].podTemplate.spec.initContainers[0].name: Forbidden: Dynamo "
+            "sidecar mode is not supported in multinode or LPX role pod templates",
+            "spec.components[1].roles[1].podTemplate.metadata.annotations[dynamo.nvidia.com/gpu-power-limit]: "
+            "Forbidden: role-specific power limits are not supported by power-aware planning",
+        ],
+    ),
+    lpx_row(
+        "role templates read the runtime version from the first main image",
+        chain(
+            multinode_roles(
+                role_with_template("leader", image="registry.example/runtime:custom"),
+                role_with_template("worker"),
+            ),
+            set_worker(podTemplate=None, runtimeVersionOverride=None),
+        ),
+        [
+            "spec.components[1].runtimeVersionOverride: Required value: is required when the "
+            "specified main container image has no parseable semantic-version tag"
+        ],
+    ),
+    lpx_row(
+        "1.6 moved multinode.leader and multinode.worker to roles",
+        set_worker(multinode={"nodeCount": 2, "leader": {}}),
+        [],
+    ),
+]
+
+# ---- the Grove pathway decision: the stored workload provider decides first -----------
+PATHWAY_ROWS = [
+    Row(
+        "an unsupported stored workload provider decides the pathway",
+        set_spec(priorityClassName="high-priority"),
+        [
+            'metadata.annotations[nvidia.com/workload-provider]: Unsupported value: "future": '
+            'supported values: "component", "grove"',
+            "spec.priorityClassName: Forbidden: requires the Grove pathway, but annotation "
+            '"nvidia.com/workload-provider" has unsupported value "future"',
+        ],
+        old=nothing,
+        stored_provider="future",
+        versions=("1.5", "1.6"),
+    ),
+    Row(
+        "a stored component provider decides before the Grove gate",
+        set_spec(priorityClassName="high-priority"),
+        [
+            "spec.priorityClassName: Forbidden: requires the Grove pathway, but workload provider "
+            '"component" is selected'
+        ],
+        old=nothing,
+        stored_provider="component",
+        versions=("1.5", "1.6"),
+    ),
+    Row(
+        "a legacy object without a stored provider falls back to the Grove gate",
+        set_spec(priorityClassName="high-priority"),
+        [
+            "spec.priorityClassName: Forbidden: requires the Grove pathway, but Grove is disabled "
+            "in the operator configuration"
+        ],
+        old=nothing,
+        grove=False,
+        stored_provider=None,
+        versions=("1.3", "1.5", "1.6"),
+    ),
+    Row(
+        "a legacy object with enable-grove false names the annotation",
+        chain(annotate(grove="False"), set_spec(priorityClassName="high-priority")),
+        [
+            "spec.priorityClassName: Forbidden: requires the Grove pathway; remove or unset "
+            'annotation "nvidia.com/enable-grove" (currently "False")'
+        ],
+        old=annotate(grove="False"),
+        stored_provider=None,
+        versions=("1.3", "1.5", "1.6"),
+    ),
+    Row(
+        "on create the stamped provider decides even with enable-grove false",
+        chain(annotate(grove="false"), set_spec(priorityClassName="high-priority")),
+        [
+            "spec.priorityClassName: Forbidden: requires the Grove pathway, but workload provider "
+            '"component" is selected'
+        ],
+        versions=("1.4", "1.5", "1.6"),
+    ),
+    Row(
+        "1.3 names the enable-grove annotation on create",
+        chain(annotate(grove="false"), set_spec(priorityClassName="high-priority")),
+        [
+            "spec.priorityClassName: Forbidden: requires the Grove pathway; remove or unset "
+            'annotation "nvidia.com/enable-grove" (currently "false")'
+        ],
+        versions=("1.3",),
+    ),
+    Row(
+        "a custom image tag without an override is admitted by 1.3 only",
+        set_worker(
+            runtimeVersionOverride=None,
+            podTemplate={
+                "spec": {
+                    "containers": [{"name": "main", "image": "registry.example/runtime:my-tag"}]
+                }
+            },
+        ),
+        [
+            "spec.components[1].runtimeVersionOverride: Required value: is required when the "
+            "specified main container image has no parseable semantic-version tag"
+        ],
+        versions=("1.3", "1.4", "1.5", "1.6"),
+        per_version={"1.3": []},
+    ),
+    Row(
+        "a deployment topology without packDomain asks each component only in 1.3",
+        chain(
+            set_spec(topologyConstraint={"clusterTopologyName": "grove-topology"}),
+            set_worker(topologyConstraint={"packDomain": "rack"}),
+        ),
+        [],
+        versions=("1.3", "1.4", "1.5", "1.6"),
+        per_version={
+            "1.3": [
+                "spec.components[0].topologyConstraint: Required value: is required because "
+                "spec.topologyConstraint.packDomain is not set"
+            ]
+        },
+    ),
+    Row(
+        "GMS with a checkpoint is refused by the 1.3 gate only",
+        chain(gms("IntraPod"), worker_experimental(checkpoint={"enabled": True})),
+        [],
+        versions=("1.3", "1.4", "1.5", "1.6"),
+        per_version={
+            "1.3": [
+                "spec.components[1].experimental.checkpoint: Forbidden: GMS + Snapshot is "
+                "temporarily disabled; disable gpuMemoryService or enable the internal GMS + "
+                "Snapshot gate"
+            ]
+        },
+    ),
+    Row(
+        "the provider override value is decoded into the registered Grove type first",
+        set_spec(
+            providerOverride={
+                "apiVersion": "grove.io/v1alpha1",
+                "value": {"spec": {"template": "rack"}},
+            }
+        ),
+        [
+            "spec.providerOverride.value: Invalid value: null: does not match the registered "
+            "PodCliqueSet schema: json: cannot unmarshal string into Go struct field "
+            "PodCliqueSetSpec.spec.template of type v1alpha1.PodCliqueSetTemplateSpec"
+        ],
+        versions=("1.5", "1.6"),
+    ),
+    Row(
+        "1.6 lets a component override carry the native minAvailable",
+        set_worker(
+            providerOverride={
+                "apiVersion": "grove.io/v1alpha1",
+                "value": {"spec": {"minAvailable": 1}},
+            }
+        ),
+        [],
+        versions=("1.5", "1.6"),
+        per_version={
+            "1.5": [
+                "spec.components[1].providerOverride.value.spec: Forbidden: is Dynamo-owned or not "
+                "enabled for provider override",
+                "spec.components[1].providerOverride.value.topologyConstraint: Invalid value: null: "
+                "is required",
+            ]
+        },
+    ),
+    Row(
+        "1.6 admits the Coherent Grove update strategy",
+        annotate(strategy="Coherent"),
+        [
+            'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "Coherent": '
+            'supported values: "RollingRecreate", "OnDelete"'
+        ],
+        versions=("1.3", "1.5", "1.6"),
+        per_version={"1.6": []},
+    ),
+]
+
 # Kinds of rows of the operator's table this file does not replay.
 NOT_PORTED = (
     "v1alpha1 requests (replayed in test_operator_admission_alpha.py)",
     "ClusterTopologyBinding lookups (reported as info findings offline)",
     "the request's user (the operator's or the planner's service account)",
-    "explicit multinode roles (a newer operator than the bundled CRD)",
     "terminating objects (deletion in progress)",
     "checks of the stored result rather than errors (stamped provider, defaulted role replicas)",
 )
 
 
-def admission_result(row: Row) -> list[str]:
+def admission_result(row: Row, version: str = "1.5") -> list[str]:
     """What the API server would answer: the first failing stage's errors, in order."""
     obj = baseline()
     row.change(obj)
@@ -1731,12 +2833,15 @@ def admission_result(row: Row) -> list[str]:
             old["metadata"].setdefault("annotations", {})["nvidia.com/workload-provider"] = (
                 row.stored_provider
             )
-            # The stored object went through the mutating webhook: minAvailable defaulted on Grove.
-            if row.stored_provider == "grove":
+            # The stored object went through the mutating webhook: minAvailable defaulted on Grove
+            # (until 1.6, which leaves the minimum to Grove).
+            if row.stored_provider == "grove" and version_key(version) < (1, 6):
                 for component in old["spec"].get("components") or []:
                     component.setdefault("minAvailable", 1)
-    profile = Profile(grove=row.grove, checkpoint=row.checkpoint)
-    found = validate_object(obj, bundled_schemas(), profile, old=old)
+    profile = Profile(
+        grove=row.grove, checkpoint=row.checkpoint, lpx=row.lpx, operator_version=version
+    )
+    found = validate_object(obj, bundled_schemas(version), profile, old=old)
     errors = [f for f in found if f.severity == "error"]
     structural = [f for f in errors if f.layer in ("schema", "cel")]
     stage = structural or [f for f in errors if f.layer == "webhook"]
@@ -1749,9 +2854,16 @@ def admission_result(row: Row) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("row", CREATE_ROWS + UPDATE_ROWS, ids=lambda r: r.name)
-def test_operator_admission_row(row: Row) -> None:
-    assert admission_result(row) == row.expected
+CASES = [
+    pytest.param(row, version, id=f"{version}: {row.name}")
+    for row in CREATE_ROWS + UPDATE_ROWS + LPX_ROWS + LPX_RESTART_ROWS + ROLE_ROWS + PATHWAY_ROWS
+    for version in row.versions
+]
+
+
+@pytest.mark.parametrize(("row", "version"), CASES)
+def test_operator_admission_row(row: Row, version: str) -> None:
+    assert admission_result(row, version) == row.expected_in(version)
 
 
 def test_no_row_leaks_an_env_value() -> None:

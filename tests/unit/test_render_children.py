@@ -447,7 +447,10 @@ def test_grove_multinode_makes_a_scaling_group_with_startup_order(
     )
     assert leader["spec"].get("startsAfter") == leader_after
     assert wkr["spec"].get("startsAfter") == worker_after
-    assert template["startupType"] == ("Explicit" if leader_after else "AnyOrder")
+    # Grove's JSON key and enum values: cliqueStartupType, CliqueStartupType*.
+    assert template["cliqueStartupType"] == (
+        "CliqueStartupTypeExplicit" if leader_after else "CliqueStartupTypeAnyOrder"
+    )
     assert template["podCliqueScalingGroups"] == [
         {"name": "w", "cliqueNames": ["w-ldr", "w-wkr"], "replicas": 2, "minAvailable": 1}
     ]
@@ -460,7 +463,7 @@ def test_grove_force_scaling_group_wraps_a_single_clique() -> None:
     template = pcs(dgd(worker))["spec"]["template"]
     assert [c["name"] for c in template["cliques"]] == ["w"]
     assert template["podCliqueScalingGroups"][0]["cliqueNames"] == ["w"]
-    assert template["startupType"] == "AnyOrder"
+    assert template["cliqueStartupType"] == "CliqueStartupTypeAnyOrder"
 
 
 def test_grove_topology_inheritance() -> None:

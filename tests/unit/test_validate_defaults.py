@@ -14,7 +14,7 @@ DEFAULT = Profile()
 
 
 def defaults(obj: dict, profile: Profile = DEFAULT, old: dict | None = None) -> dict:
-    return apply_defaults(obj, bundled_schemas(), profile, old=old)
+    return apply_defaults(obj, bundled_schemas(profile.operator_version), profile, old=old)
 
 
 def test_input_is_never_changed() -> None:
@@ -73,10 +73,44 @@ def test_replicas_default_to_one_except_for_lpx() -> None:
 
 
 def test_min_available_defaults_to_one_on_grove_only() -> None:
-    assert [c.get("minAvailable") for c in defaults(graph())["spec"]["components"]] == [1, 1]
+    # Until 1.6; 1.6 leaves the minimum to Grove (below).
+    v15 = Profile(operator_version="1.5")
+    assert [c.get("minAvailable") for c in defaults(graph(), v15)["spec"]["components"]] == [1, 1]
     assert [
-        c.get("minAvailable") for c in defaults(graph(), Profile(grove=False))["spec"]["components"]
+        c.get("minAvailable")
+        for c in defaults(graph(), Profile(grove=False, operator_version="1.5"))["spec"][
+            "components"
+        ]
     ] == [None, None]
+
+
+def test_1_6_defaults_no_min_available() -> None:
+    assert [c.get("minAvailable") for c in defaults(graph())["spec"]["components"]] == [None, None]
+
+
+def test_1_3_stamps_no_workload_provider() -> None:
+    result = defaults(graph(), Profile(operator_version="1.3"))
+    assert "nvidia.com/workload-provider" not in result["metadata"].get("annotations", {})
+    assert "nvidia.com/workload-provider" in defaults(graph())["metadata"]["annotations"]
+
+
+def test_1_6_persists_multinode_role_replicas() -> None:
+    obj = graph()
+    worker(obj)["multinode"] = {"nodeCount": 4}
+    worker(obj)["roles"] = [{"name": "leader"}, {"name": "worker"}]
+    roles = worker(defaults(obj))["roles"]
+    assert [r["replicas"] for r in roles] == [1, 3]
+
+
+def test_1_6_role_override_targets_the_clique() -> None:
+    obj = graph()
+    worker(obj)["multinode"] = {"nodeCount": 2}
+    worker(obj)["roles"] = [
+        {"name": "leader", "providerOverride": {"apiVersion": "grove.io/v1alpha1"}},
+        {"name": "worker"},
+    ]
+    role = worker(defaults(obj))["roles"][0]
+    assert role["providerOverride"]["target"] == "PodCliqueTemplateSpec"
 
 
 def test_provider_override_targets_come_from_context() -> None:
@@ -87,7 +121,7 @@ def test_provider_override_targets_come_from_context() -> None:
         "nodeCount": 2,
         "leader": {"providerOverride": {"apiVersion": "grove.io/v1alpha1"}},
     }
-    result = defaults(obj)
+    result = defaults(obj, Profile(operator_version="1.5"))  # 1.6 moved leader/worker to roles
     assert result["spec"]["providerOverride"]["target"] == "PodCliqueSet"
     assert worker(result)["providerOverride"]["target"] == "PodCliqueScalingGroupConfig"
     assert (

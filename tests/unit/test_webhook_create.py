@@ -24,6 +24,12 @@ Mutation = Callable[[dict[str, Any]], None]
 GROVE = Profile()
 NO_GROVE = Profile(grove=False)
 COMPONENT = Profile(provider="component")
+# Rules and wordings of older operator releases are pinned to them.
+V13 = Profile(operator_version="1.3")
+NO_GROVE_13 = Profile(grove=False, operator_version="1.3")
+V15 = Profile(operator_version="1.5")
+# Before 1.6 every EPP component needs an eppConfig (CO7).
+LEGACY_EPP_CONFIG = {"configMapRef": {"name": "epp-config"}}
 LONG_DGD = "test-graph-" + "x" * 50
 BOUNDARY = "w" + "x" * 36
 
@@ -140,7 +146,7 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
     (
         "Grove update strategy rejects lowercase",
         annotate(**{"nvidia.com/grove-update-strategy": "ondelete"}),
-        GROVE,
+        V15,
         [
             'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "ondelete": supported values: "RollingRecreate", "OnDelete"'
         ],
@@ -148,7 +154,7 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
     (
         "Grove update strategy rejects whitespace",
         annotate(**{"nvidia.com/grove-update-strategy": " OnDelete "}),
-        GROVE,
+        V15,
         [
             'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: " OnDelete ": supported values: "RollingRecreate", "OnDelete"'
         ],
@@ -196,13 +202,13 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
     (
         "priority class with Grove disabled",
         set_spec(priorityClassName="high"),
-        NO_GROVE,
+        NO_GROVE_13,
         [f"spec.priorityClassName: Forbidden: {GROVE_DISABLED}"],
     ),
     (
         "priority class with enable-grove false",
         chain(set_spec(priorityClassName="high"), annotate(**{"nvidia.com/enable-grove": "False"})),
-        GROVE,
+        V13,
         [
             'spec.priorityClassName: Forbidden: requires the Grove pathway; remove or unset annotation "nvidia.com/enable-grove" (currently "False")'
         ],
@@ -249,7 +255,7 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
             set_spec(topologyConstraint={"clusterTopologyName": "grove-topology"}),
             on_worker(topologyConstraint={"packDomain": "rack"}),
         ),
-        GROVE,
+        V13,
         [
             "spec.components[0].topologyConstraint: Required value: is required because spec.topologyConstraint.packDomain is not set"
         ],
@@ -283,7 +289,7 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
                 }
             ),
         ),
-        GROVE,
+        V13,
         [
             f"spec.experimental.kvTransferPolicy.clusterTopologyName: Forbidden: {ENABLE_GROVE_FALSE}"
         ],
@@ -342,7 +348,6 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
         GROVE,
         [
             "spec.components[0].podTemplate.spec.containers: Required value: is required",
-            "spec.components[0].runtimeVersionOverride: Required value: is required when the specified main container image has no parseable semantic-version tag",
         ],
     ),
     (
@@ -351,7 +356,6 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
         GROVE,
         [
             "spec.components[0].podTemplate.spec.containers[0].image: Required value: is required",
-            "spec.components[0].runtimeVersionOverride: Required value: is required when the specified main container image has no parseable semantic-version tag",
         ],
     ),
     (
@@ -380,7 +384,8 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
         "frontendSidecar must not be empty",
         on_worker(frontendSidecar=""),
         GROVE,
-        ["spec.components[1].frontendSidecar: Required value: must not be empty"],
+        # The operator's type is Invalid (shared_v1beta1.go in 1.3 to 1.6), not Required.
+        ['spec.components[1].frontendSidecar: Invalid value: "": must not be empty'],
     ),
     (
         "frontendSidecar must name a container",
@@ -422,19 +427,25 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
     ),
     (
         "EPP must have exactly one replica",
-        epp(replicas=2),
-        GROVE,
+        epp(replicas=2, eppConfig=LEGACY_EPP_CONFIG),
+        V15,
         [
             "spec.components[1].replicas: Invalid value: 2: EPP component must have exactly 1 replica"
         ],
     ),
+    # 1.3-1.5 had an EPP-only multinode rule; 1.6 replaced it with the worker-types rule (CO4a/b).
     (
         "EPP cannot be multinode",
+        epp(multinode={"nodeCount": 2}, eppConfig=LEGACY_EPP_CONFIG),
+        V15,
+        ["spec.components[1].multinode: Forbidden: EPP component cannot be multinode"],
+    ),
+    (
+        "EPP cannot be multinode (1.6)",
         epp(multinode={"nodeCount": 2}),
         GROVE,
         [
             "spec.components[1].multinode: Forbidden: multinode is supported only for worker, prefill, or decode components",
-            "spec.components[1].multinode: Forbidden: EPP component cannot be multinode",
         ],
     ),
     # GMS
@@ -472,7 +483,7 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
     (
         "inter-pod GMS requires Grove",
         gms("InterPod"),
-        NO_GROVE,
+        NO_GROVE_13,
         [f"spec.components[1].experimental.gpuMemoryService.mode: Forbidden: {GROVE_DISABLED}"],
     ),
     (
@@ -586,7 +597,7 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
     (
         "checkpoint with intra-pod GMS needs the internal gate",
         chain(gms(), lambda obj: worker(obj)["experimental"].update(checkpoint={"enabled": True})),
-        GROVE,
+        V13,
         [
             "spec.components[1].experimental.checkpoint: Forbidden: GMS + Snapshot is temporarily disabled; disable gpuMemoryService or enable the internal GMS + Snapshot gate"
         ],
@@ -657,6 +668,89 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
         "elastic EP without Ray is valid",
         on_main(args=["--enable-elastic-ep", "--data-parallel-backend", "mp"]),
         GROVE,
+        [],
+    ),
+    # The newest operator (the default profile) against the older-release cases above.
+    (
+        "1.6 lists Coherent among the Grove update strategies",
+        annotate(**{"nvidia.com/grove-update-strategy": "ondelete"}),
+        GROVE,
+        [
+            'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "ondelete": supported values: "RollingRecreate", "OnDelete", "Coherent"'
+        ],
+    ),
+    (
+        "1.6 admits the Coherent update strategy",
+        annotate(**{"nvidia.com/grove-update-strategy": "Coherent"}),
+        GROVE,
+        [],
+    ),
+    (
+        "1.5 rejects the Coherent update strategy",
+        annotate(**{"nvidia.com/grove-update-strategy": "Coherent"}),
+        V15,
+        [
+            'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "Coherent": supported values: "RollingRecreate", "OnDelete"'
+        ],
+    ),
+    (
+        "1.6 priority class with Grove disabled: the stamped provider decides",
+        set_spec(priorityClassName="high"),
+        NO_GROVE,
+        [f"spec.priorityClassName: Forbidden: {COMPONENT_SELECTED}"],
+    ),
+    (
+        "1.6 priority class with enable-grove false: the stamped provider decides",
+        chain(set_spec(priorityClassName="high"), annotate(**{"nvidia.com/enable-grove": "False"})),
+        GROVE,
+        [f"spec.priorityClassName: Forbidden: {COMPONENT_SELECTED}"],
+    ),
+    (
+        "1.6 no longer asks each component for a topology when spec packDomain is empty",
+        chain(
+            set_spec(topologyConstraint={"clusterTopologyName": "grove-topology"}),
+            on_worker(topologyConstraint={"packDomain": "rack"}),
+        ),
+        GROVE,
+        [],
+    ),
+    (
+        "1.6 KV transfer cluster topology name off Grove",
+        chain(
+            annotate(**{"nvidia.com/enable-grove": "false"}),
+            set_spec(
+                experimental={
+                    "kvTransferPolicy": {"clusterTopologyName": "grove-topology", "domain": "zone"}
+                }
+            ),
+        ),
+        GROVE,
+        [
+            f"spec.experimental.kvTransferPolicy.clusterTopologyName: Forbidden: {COMPONENT_SELECTED}"
+        ],
+    ),
+    (
+        "1.6 inter-pod GMS off Grove",
+        gms("InterPod"),
+        NO_GROVE,
+        [f"spec.components[1].experimental.gpuMemoryService.mode: Forbidden: {COMPONENT_SELECTED}"],
+    ),
+    (
+        "1.6 admits checkpoint with intra-pod GMS (the GMS + Snapshot gate is gone)",
+        chain(gms(), lambda obj: worker(obj)["experimental"].update(checkpoint={"enabled": True})),
+        GROVE,
+        [],
+    ),
+    (
+        "1.3 admits a custom tag without runtimeVersionOverride",
+        on_main(image="nvcr.io/x/vllm-runtime:my-tag"),
+        V13,
+        [],
+    ),
+    (
+        "1.3 admits a component without a main image",
+        lambda obj: frontend(obj).pop("podTemplate"),
+        V13,
         [],
     ),
 ]

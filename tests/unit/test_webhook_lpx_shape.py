@@ -21,12 +21,12 @@ def _lpx_graph() -> dict[str, Any]:
             {
                 "name": "agent",
                 "replicas": 1,
-                "podTemplate": {"spec": {"containers": [{"name": "agent", "image": "x:custom"}]}},
+                "podTemplate": {"spec": {"containers": [{"name": "main", "image": "x:custom"}]}},
             },
             {
                 "name": "conductor",
                 "replicas": 1,
-                "podTemplate": {"spec": {"containers": [{"name": "c", "image": "y:custom"}]}},
+                "podTemplate": {"spec": {"containers": [{"name": "main", "image": "y:custom"}]}},
             },
         ],
     }

@@ -39,14 +39,14 @@ def test_valid_graph_has_no_errors_in_any_layer() -> None:
         (
             lambda o: frontend(o).pop("podTemplate"),
             Profile(),
+            # The image and runtime-version checks are exclusive: a missing image gets only its error.
             [
                 "spec.components[0].podTemplate.spec.containers: Required value: is required",
-                "spec.components[0].runtimeVersionOverride: Required value: is required when the specified main container image has no parseable semantic-version tag",
             ],
         ),
         (
             lambda o: o["spec"].update(priorityClassName="high"),
-            Profile(grove=False),
+            Profile(grove=False, operator_version="1.3"),  # 1.4+: "component" is selected
             [
                 "spec.priorityClassName: Forbidden: requires the Grove pathway, but Grove is disabled in the operator configuration",
             ],
@@ -62,7 +62,12 @@ def test_valid_graph_has_no_errors_in_any_layer() -> None:
             lambda o: o["spec"].update(
                 providerOverride={
                     "apiVersion": "grove.io/v1alpha1",
-                    "value": {"spec": {"replicas": 3}},
+                    "value": {
+                        "spec": {
+                            "replicas": 3,
+                            "template": {"topologyConstraint": {"packDomain": "rack"}},
+                        }
+                    },
                 }
             ),
             Profile(),
@@ -147,12 +152,8 @@ def test_cli_text_lines_name_file_line_path_and_message() -> None:
         )
         for line in out
     )
-    assert any(
-        line.startswith(
-            f"{path}:14: spec.components[1].runtimeVersionOverride: Required value: is required when"
-        )
-        for line in out
-    )
+    # Exclusive with the image rule: the operator never adds the runtime-version error here.
+    assert not any("runtimeVersionOverride" in line for line in out)
 
 
 def test_cli_json_carries_layer_code_and_operator_message() -> None:

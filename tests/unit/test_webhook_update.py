@@ -12,7 +12,7 @@ from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.defaults import mutate
 from kubectl_dgd.core.validate.webhook import check_create
 from kubectl_dgd.core.validate.webhook_update import check_update
-from tests.unit.dgd_factory import component, graph, main_of, stored, worker
+from tests.unit.dgd_factory import component, graph, lpx_component, main_of, stored, worker
 
 Mutation = Callable[[dict[str, Any]], None]
 GROVE = Profile()
@@ -135,14 +135,6 @@ CASES: list[tuple[str, Mutation, Mutation, list[str]]] = [
         on_worker(multinode={"nodeCount": 2}),
         [
             'spec.components[1].multinode: Invalid value: {"nodeCount":2}: cannot change node topology between single-node and multi-node after creation'
-        ],
-    ),
-    (
-        "node count-only update remains allowed, with a warning about newer operators",
-        on_worker(multinode={"nodeCount": 2}),
-        on_worker(multinode={"nodeCount": 3}),
-        [
-            "spec.components[1].multinode.nodeCount: multinode.nodeCount changed: admitted by operators up to 1.5 (the bundled CRD's release), but newer operators reject it as `Invalid value: 3: field is immutable`"
         ],
     ),
     (
@@ -377,6 +369,28 @@ def test_update_rule(before: Mutation, after: Mutation, expected: list[str]) -> 
     assert update_lines(old, new) == expected
 
 
+def _node_count_update(profile: Profile) -> list[str]:
+    old = graph()
+    on_worker(multinode={"nodeCount": 2})(old)
+    new = graph()
+    on_worker(multinode={"nodeCount": 3})(new)
+    return update_lines(stored(old), new, profile)
+
+
+def test_node_count_only_update_remains_allowed_before_1_6_with_a_warning_about_newer_operators() -> (
+    None
+):
+    assert _node_count_update(Profile(operator_version="1.5")) == [
+        "spec.components[1].multinode.nodeCount: multinode.nodeCount changed: admitted by operators up to 1.5, but newer operators reject it as `Invalid value: 3: field is immutable`"
+    ]
+
+
+def test_node_count_is_immutable_from_1_6() -> None:
+    assert _node_count_update(Profile()) == [
+        "spec.components[1].multinode.nodeCount: Invalid value: 3: field is immutable"
+    ]
+
+
 def test_user_may_not_add_the_workload_provider_annotation() -> None:
     old = graph()
     new = stored(graph(), "component")
@@ -460,7 +474,7 @@ def test_lpx_gate_applies_to_added_or_changed_components_only() -> None:
 
 def test_lpx_requires_grove_on_create() -> None:
     obj = graph()
-    obj["spec"]["components"].append(component("accel", "lpx"))
+    obj["spec"]["components"].append(lpx_component("accel"))
     profile = Profile(provider="component", lpx=True)
     mutate(obj, profile, None)
     lines = [f"{f.path}: {f.message}" for f in check_create(obj, profile)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from kubectl_dgd.core import graph as dgd
 from kubectl_dgd.core.backend import resolve_backend
-from kubectl_dgd.core.profile import Profile, Provider, decide_provider
+from kubectl_dgd.core.profile import NEWEST_VERSION, Profile, Provider, decide_provider
 from kubectl_dgd.errors import InputError, ReconcileError
 
 # Render's modules read components through core.graph's helpers (one definition each).
@@ -35,6 +35,7 @@ class Graph:
     kubernetes_discovery: bool
     lws: bool
     backends: dict[str, str | None] = field(default_factory=dict)
+    operator_version: str = NEWEST_VERSION  # whose worker-hash layout and labels apply
 
     @property
     def has_epp(self) -> bool:
@@ -66,6 +67,7 @@ def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
         provider=provider,
         kubernetes_discovery=profile.kubernetes_discovery or discovery,
         lws=profile.lws,
+        operator_version=profile.operator_version,
     )
     graph.backends = _backends(graph)
     return graph

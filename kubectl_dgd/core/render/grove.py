@@ -22,18 +22,45 @@ from kubectl_dgd.core.render.services import component_service, wants_service
 PCS_API_VERSION = "grove.io/v1alpha1"
 LEADER_SUFFIX = "-ldr"
 WORKER_SUFFIX = "-wkr"
+GMS_SUFFIX = "-gms-"
+# Grove's CliqueStartupType values (search index 70766669505); Explicit once any startsAfter.
+STARTUP_ANY_ORDER = "CliqueStartupTypeAnyOrder"
+STARTUP_EXPLICIT = "CliqueStartupTypeExplicit"
+GMS_NOT_SHOWN = "the GPU memory service server pod spec (operator-generated)"
+
+
+def inter_pod_gms(component: dict[str, Any]) -> bool:
+    gms = mapping(mapping(component.get("experimental")).get("gpuMemoryService"))
+    return bool(gms) and (gms.get("mode") or "IntraPod") == "InterPod"
 
 
 def uses_scaling_group(component: dict[str, Any]) -> bool:
     forced = mapping(mapping(component.get("experimental")).get("grove")).get("forceScalingGroup")
-    return is_multinode(component) or forced is True
+    return is_multinode(component) or forced is True or inter_pod_gms(component)
+
+
+def _engine_names(component: dict[str, Any]) -> list[str]:
+    """Engine cliques per rank: leader then workers (one per rank with inter-pod GMS)."""
+    name = str(component.get("name")).lower()
+    if not is_multinode(component):
+        return [name]
+    if inter_pod_gms(component):
+        return [name + LEADER_SUFFIX] + [
+            f"{name}{WORKER_SUFFIX}-{r}" for r in range(1, node_count(component))
+        ]
+    return [name + LEADER_SUFFIX, name + WORKER_SUFFIX]
 
 
 def clique_names(component: dict[str, Any]) -> list[str]:
+    """Cliques in operator order: with inter-pod GMS, each rank's GMS clique before its engine."""
     name = str(component.get("name")).lower()
-    if is_multinode(component):
-        return [name + LEADER_SUFFIX, name + WORKER_SUFFIX]
-    return [name]
+    engines = _engine_names(component)
+    if not inter_pod_gms(component):
+        return engines
+    ordered: list[str] = []
+    for rank, engine in enumerate(engines):
+        ordered += [f"{name}{GMS_SUFFIX}{rank}", engine]
+    return ordered
 
 
 def name_budget(component: dict[str, Any]) -> int:
@@ -103,7 +130,9 @@ def component_cliques(
     replicas = component.get("replicas", 1)
     min_available = component.get("minAvailable", 1)
     constraint = topology(graph, component)
-    if is_multinode(component):
+    if inter_pod_gms(component):
+        cliques = _gms_cliques(component, template, hidden)
+    elif is_multinode(component):
         nodes = node_count(component)
         leader = _clique(name + LEADER_SUFFIX, template, 1, 1, hidden)
         worker = _clique(
@@ -134,6 +163,26 @@ def component_cliques(
     return cliques, group
 
 
+def _gms_cliques(
+    component: dict[str, Any], template: dict[str, Any], hidden: str
+) -> list[dict[str, Any]]:
+    """Inter-pod GMS: per rank a GMS clique (1 pod) and its engine clique (1 + shadows),
+    the engine starting after its GMS clique."""
+    failover = mapping(mapping(component.get("experimental")).get("failover"))
+    shadows = failover.get("numShadows", 1) if failover else 0
+    engines = 1 + (shadows if isinstance(shadows, int) else 0)
+    cliques: list[dict[str, Any]] = []
+    names = clique_names(component)
+    for gms_name, engine_name in zip(names[::2], names[1::2], strict=True):
+        gms = _clique(gms_name, template, 1, 1, hidden)
+        gms["annotations"][NOT_SHOWN_ANNOTATION] = GMS_NOT_SHOWN
+        gms["spec"].pop("podSpec")
+        engine = _clique(engine_name, copy.deepcopy(template), engines, engines, hidden)
+        engine["spec"]["startsAfter"] = [gms_name]
+        cliques += [gms, engine]
+    return cliques
+
+
 def render_grove(graph: Graph, worker_hash: str | None) -> list[RenderedObject]:
     components = [c for c in graph.components if c.get("type") != "lpx"]
     cliques: list[dict[str, Any]] = []
@@ -147,7 +196,7 @@ def render_grove(graph: Graph, worker_hash: str | None) -> list[RenderedObject]:
     if groups:
         template["podCliqueScalingGroups"] = groups
     explicit = any("startsAfter" in c["spec"] for c in cliques)
-    template["startupType"] = "Explicit" if explicit else "AnyOrder"
+    template["cliqueStartupType"] = STARTUP_EXPLICIT if explicit else STARTUP_ANY_ORDER
     template["headlessServiceConfig"] = {"publishNotReadyAddresses": True}
     if graph.spec.get("priorityClassName"):
         template["priorityClassName"] = graph.spec["priorityClassName"]

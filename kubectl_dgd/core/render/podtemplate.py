@@ -15,6 +15,7 @@ from kubectl_dgd.core.containers import MAIN_CONTAINER
 from kubectl_dgd.core.graph import ENABLE_METRICS_ANNOTATION, PROPAGATED_ANNOTATIONS
 from kubectl_dgd.core.graph import WORKER_HASH_LABEL as LABEL_WORKER_HASH
 from kubectl_dgd.core.naming import child_name, runtime_namespace
+from kubectl_dgd.core.profile import version_key
 from kubectl_dgd.core.render.context import Graph, is_worker, items, mapping
 
 RESTART_AT_ANNOTATION = "nvidia.com/restartAt"
@@ -30,6 +31,10 @@ LABEL_SELECTOR = "nvidia.com/selector"
 LABEL_METRICS = "nvidia.com/metrics-enabled"
 LABEL_DISCOVERY_BACKEND = "nvidia.com/dynamo-discovery-backend"
 LABEL_DISCOVERY_ENABLED = "nvidia.com/dynamo-discovery-enabled"
+# Set for every prefill and decode component: the operator's v1alpha1 view of a v1beta1
+# prefill/decode type is componentType worker + subComponentType.
+LABEL_SUB_COMPONENT_TYPE = "nvidia.com/dynamo-sub-component-type"
+SUB_COMPONENT_TYPES = ("prefill", "decode")
 
 
 def component_namespace(graph: Graph, component: dict[str, Any]) -> str:
@@ -46,6 +51,8 @@ def system_labels(
     labels = {LABEL_GRAPH: graph.name, LABEL_COMPONENT: name}
     if component.get("type"):
         labels[LABEL_COMPONENT_TYPE] = str(component["type"])
+    if component.get("type") in SUB_COMPONENT_TYPES:
+        labels[LABEL_SUB_COMPONENT_TYPE] = str(component["type"])
     if is_worker(component) and graph.has_epp:
         labels[LABEL_COMPONENT_CLASS] = "worker"
     labels[LABEL_NAMESPACE] = component_namespace(graph, component)
@@ -88,7 +95,10 @@ def kube_labels(dcd: dict[str, Any]) -> dict[str, str]:
     """The labels the DCD controller starts every workload and Service from: the DCD's own
     labels, then its pod template's."""
     template_labels = dcd["spec"]["podTemplate"]["metadata"].get("labels", {})
-    return {**dcd["metadata"].get("labels", {}), **template_labels}
+    labels = {**dcd["metadata"].get("labels", {}), **template_labels}
+    if dcd["spec"].get("type") in SUB_COMPONENT_TYPES:
+        labels[LABEL_SUB_COMPONENT_TYPE] = str(dcd["spec"]["type"])
+    return labels
 
 
 def workload_pod_labels(
@@ -146,7 +156,9 @@ def pod_template(
         metrics_off = graph.annotations.get(ENABLE_METRICS_ANNOTATION) == "false"
         labels = ({} if metrics_off else {LABEL_METRICS: "true"}) | labels
         labels[LABEL_SELECTOR] = child_name(graph.name, str(component.get("name")))
-        labels.update(system_labels(graph, component, worker_hash))
+        # Grove worker cliques carry the worker hash from 1.5 on (#12769).
+        hashed = worker_hash if version_key(graph.operator_version) >= (1, 5) else None
+        labels.update(system_labels(graph, component, hashed))
     else:
         # The DCD's template carries only the generation labels; the DCD controller adds the
         # system labels when it builds the Deployment (workload_pod_labels).

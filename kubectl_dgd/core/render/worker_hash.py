@@ -1,64 +1,129 @@
-"""The worker hash (v2) that names worker DCDs and labels worker pods (docs/operator-semantics.md#rolling-update).
+"""The worker hash that names worker DCDs and labels worker pods (docs/operator-semantics.md#rolling-update).
 
-SHA-256 over the generated worker DCDs, keyed by component name: the labels and annotations
-the DCD controller renders onto workloads (the DCD's own, then its pod template's), the
-resolved runtime version when it is 1.5.0 or later, and the spec without the fields that must
-not start a new worker generation. The operator generates the DCDs with a placeholder in place
-of the hash. Its JSON follows Go struct field order; ours sorts keys, so the value is a preview.
+v2 (``ComputeDGDWorkersSpecHash``): SHA-256 over ``json.Marshal`` of a map from worker component
+name to {labels, annotations, runtimeVersion, spec} of the DCDs the operator generates with a
+placeholder in place of the hash, first 8 hex characters. Bytes follow Go's encoding of the
+release's own types (``gojson``, ``dynamo_types``): struct field order, omitempty, sorted map keys.
+Our serialiser reproduces every upstream golden of the older hash test (tests/unit/
+test_worker_hash_golden.py); the v2 bytes are derived by the same rules, but upstream publishes no
+v2 golden, so the value stays marked as a preview until a value from a real cluster confirms it.
+
+Per release: 1.3 hashes labels, annotations and spec; 1.4 adds ``runtimeVersion`` (only for a
+resolved runtime of 1.5.0 or later) and clears the override; 1.5 and 1.6 add their new spec
+fields. ``annotations`` drop the origin-version annotation and topology-source keys, while the
+spec's pod template keeps the origin version: the hash depends on the creating operator.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
-import json
 from dataclasses import replace
 from typing import Any
 
 import semver
 
+from kubectl_dgd.core.profile import ORIGIN_VERSION_ANNOTATION, version_key
 from kubectl_dgd.core.render.context import Graph, is_worker
-from kubectl_dgd.core.render.dcd import build_dcd
+from kubectl_dgd.core.render.dcd import (
+    TOPOLOGY_CLUSTER_ANNOTATION,
+    TOPOLOGY_LABEL_KEY_ANNOTATION,
+    build_dcd,
+)
+from kubectl_dgd.core.render.dynamo_types import ALPHA_SERVICES, worker_template
+from kubectl_dgd.core.render.gojson import GoType, map_of, marshal
 from kubectl_dgd.core.render.podtemplate import kube_labels
 from kubectl_dgd.core.runtime_version import resolved_runtime_version
 
 HASH_PLACEHOLDER = "worker-hash-placeholder"
 MIN_HASHED_RUNTIME = semver.Version(1, 5, 0)
-# Replica count, availability and autoscaling ownership patch the live DCD; the override is
-# hashed through the resolved version instead.
-EXCLUDED_SPEC_FIELDS = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
+# Replica count, availability and autoscaling ownership patch the live DCD (workerHashSpec).
+CLEARED_SPEC_FIELDS = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
+UNHASHED_ANNOTATIONS = (
+    ORIGIN_VERSION_ANNOTATION,
+    TOPOLOGY_LABEL_KEY_ANNOTATION,
+    TOPOLOGY_CLUSTER_ANNOTATION,
+)
+# v1alpha1 fields the legacy v1 hash clears (stripV1alpha1NonPodTemplateFields).
+LEGACY_STRIPPED = [
+    "annotations",
+    "labels",
+    "serviceName",
+    "componentType",
+    "subComponentType",
+    "runtimeVersionOverride",
+    "dynamoNamespace",
+    "replicas",
+    "autoscaling",
+    "scalingAdapter",
+    "ingress",
+    "modelRef",
+    "eppConfig",
+]
+LEGACY_WORKER_TYPES = ("worker", "prefill", "decode")
 
 
 def hash_input(graph: Graph) -> dict[str, Any]:
-    """What the hash covers, per worker component name (empty when there are no workers)."""
+    """What the v2 hash covers, per worker component name (empty when there are no workers)."""
     entries: dict[str, Any] = {}
     # The operator hashes the DCDs of the component pathway whatever the provider.
     graph = replace(graph, provider="component")
+    newer = version_key(graph.operator_version) >= (1, 4)
     for component in graph.components:
         if not is_worker(component):
             continue
         dcd = build_dcd(graph, component, HASH_PLACEHOLDER, restart=False)
-        entry: dict[str, Any] = {}
-        labels = kube_labels(dcd)
-        if labels:
-            entry["labels"] = dict(sorted(labels.items()))
+        entry: dict[str, Any] = {"labels": kube_labels(dcd)}
         annotations = {
             **dcd["metadata"].get("annotations", {}),
             **dcd["spec"]["podTemplate"]["metadata"].get("annotations", {}),
         }
-        if annotations:
-            entry["annotations"] = dict(sorted(annotations.items()))
+        entry["annotations"] = {
+            k: v for k, v in annotations.items() if k not in UNHASHED_ANNOTATIONS
+        }
         version = resolved_runtime_version(component)
-        if version is not None and version.compare(MIN_HASHED_RUNTIME) >= 0:
+        if newer and version is not None and version.compare(MIN_HASHED_RUNTIME) >= 0:
             entry["runtimeVersion"] = str(version)
-        entry["spec"] = {k: v for k, v in dcd["spec"].items() if k not in EXCLUDED_SPEC_FIELDS}
+        spec = copy.deepcopy(dcd["spec"])
+        for key in CLEARED_SPEC_FIELDS:
+            spec.pop(key, None)
+        entry["spec"] = spec
         entries[str(component.get("name"))] = entry
     return entries
 
 
+def hash_bytes(graph: Graph) -> tuple[str, bool]:
+    """The JSON the operator would hash, and whether a key had no modelled Go field."""
+    return marshal(hash_input(graph), map_of(worker_template(graph.operator_version)))
+
+
+def sha8(data: str) -> str:
+    return hashlib.sha256(data.encode()).hexdigest()[:8]
+
+
 def worker_hash(graph: Graph) -> str | None:
     """8 hex characters, or None for a graph without worker components."""
-    entries = hash_input(graph)
-    if not entries:
+    if not any(is_worker(c) for c in graph.components):
         return None
-    data = json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(data.encode()).hexdigest()[:8]
+    return sha8(hash_bytes(graph)[0])
+
+
+def legacy_hash_bytes(services: dict[str, Any] | None) -> str:
+    """The legacy v1 hash input of a v1alpha1 graph's ``spec.services`` (worker types only)."""
+    stripped = {
+        name: {k: v for k, v in spec.items() if k not in LEGACY_STRIPPED}
+        for name, spec in (services or {}).items()
+        if isinstance(spec, dict) and spec.get("componentType") in LEGACY_WORKER_TYPES
+    }
+    return marshal(stripped, ALPHA_SERVICES)[0]
+
+
+def legacy_worker_hash(services: dict[str, Any] | None) -> str:
+    """``nvidia.com/current-worker-hash``: the v1 value older operators recorded."""
+    return sha8(legacy_hash_bytes(services))
+
+
+def typed_hash(value: Any, go_type: GoType) -> tuple[str, str]:
+    """``(bytes, first 8 hex of their SHA-256)`` for any typed value (tests, diagnostics)."""
+    data = marshal(value, go_type)[0]
+    return data, sha8(data)

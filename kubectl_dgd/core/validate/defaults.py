@@ -9,6 +9,11 @@ The mutating webhook, as modelled here:
   and the worker hash see;
 - ``components[].replicas`` nil -> 1 (not for LPX), ``minAvailable`` nil -> 1 on Grove, and an empty
   ``providerOverride.target`` takes the provider-context target.
+
+Per operator version: 1.3 stamps no provider and defaults
+``minAvailable`` when the gate and annotation select Grove; 1.4-1.5 default it when the stamped
+provider is Grove; 1.6 no longer defaults it (Grove's native minimum applies) and persists the
+replicas of explicit multinode roles (leader 1, worker nodeCount-1).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from kubectl_dgd.core.graph import DEFAULT_MIN_AVAILABLE, replicas_default
 from kubectl_dgd.core.profile import WORKLOAD_PROVIDER_ANNOTATION, Profile, decide_provider
 from kubectl_dgd.core.validate import provider_override, schema
 from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.core.validate.graphview import annotations_of, components
+from kubectl_dgd.core.validate.graphview import annotations_of, components, node_count
 
 
 def apply_defaults(
@@ -44,13 +49,37 @@ def apply_defaults(
 
 def mutate(obj: dict[str, Any], profile: Profile, old: dict[str, Any] | None) -> None:
     """The mutating webhook's changes, in place."""
-    provider = _stamp_provider(obj, profile, old)
+    if profile.at_least("1.4"):
+        provider = _stamp_provider(obj, profile, old)
+    else:
+        provider = decide_provider(_str_map(annotations_of(obj)), profile, creating=old is None)
     for _, component in components(obj):
         if component.get("replicas") is None and replicas_default(component) is not None:
             component["replicas"] = replicas_default(component)
-        if provider == "grove" and component.get("minAvailable") is None:
+        if (
+            provider == "grove"
+            and component.get("minAvailable") is None
+            and not profile.at_least("1.6")
+        ):
             component["minAvailable"] = DEFAULT_MIN_AVAILABLE
-    provider_override.default_targets(obj)
+        if profile.at_least("1.6"):
+            _default_role_replicas(component)
+    if profile.at_least("1.5") and provider == "grove":
+        provider_override.default_targets(obj, profile.operator_version)
+
+
+def _str_map(value: dict[str, Any]) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()}
+
+
+def _default_role_replicas(component: dict[str, Any]) -> None:
+    roles = component.get("roles")
+    if component.get("type") == "lpx" or not isinstance(roles, list):
+        return
+    wanted = {"leader": 1, "worker": node_count(component) - 1}
+    for role in roles:
+        if isinstance(role, dict) and role.get("replicas") is None and role.get("name") in wanted:
+            role["replicas"] = wanted[str(role["name"])]
 
 
 def _stamp_provider(

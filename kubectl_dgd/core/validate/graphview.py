@@ -76,28 +76,46 @@ class Pathway:
 
 
 def pathway(obj: dict[str, Any], profile: Profile, *, creating: bool) -> Pathway:
-    """Provider from the stored annotation (set by the mutating webhook), else as it would decide."""
+    """Whether the Grove pathway applies, decided in the operator version's order.
+
+    1.4+: the stored ``nvidia.com/workload-provider`` decides first (on create the mutating
+    webhook has stamped it already); only legacy objects without it fall back to the gate and
+    ``nvidia.com/enable-grove``. 1.3 never reads the annotation.
+    """
     notes = annotations_of(obj)
     stored = notes.get(WORKLOAD_PROVIDER_ANNOTATION)
-    if profile.provider is not None:
-        provider: str = profile.provider
-    elif stored in ("grove", "component"):
-        provider = str(stored)
-    else:
-        provider = decide_provider(_str_map(notes), profile, creating=creating)
-    if provider == "grove":
-        return Pathway(provider, True)
-    if not profile.grove:
-        reason = "requires the Grove pathway, but Grove is disabled in the operator configuration"
-    elif str(notes.get(ENABLE_GROVE_ANNOTATION, "")).lower() == "false":
-        current = str(notes.get(ENABLE_GROVE_ANNOTATION))
-        reason = (
-            f'requires the Grove pathway; remove or unset annotation "{ENABLE_GROVE_ANNOTATION}" '
-            f'(currently "{current}")'
+    if profile.provider is not None and (creating or stored is None):
+        stored = profile.provider  # the provider this cluster's operator is known to stamp
+    if profile.at_least("1.4") and stored is not None:
+        if stored == "grove":
+            return Pathway("grove", True)
+        if stored == "component":
+            return Pathway(
+                "component", False, _NOT_GROVE + ', but workload provider "component" is selected'
+            )
+        return Pathway(
+            str(stored),
+            False,
+            f'{_NOT_GROVE}, but annotation "{WORKLOAD_PROVIDER_ANNOTATION}" has unsupported value "{stored}"',
         )
-    else:
-        reason = f'requires the Grove pathway, but workload provider "{provider}" is selected'
-    return Pathway(provider, False, reason)
+    if profile.provider == "grove" or (
+        profile.provider is None and decide_provider(_str_map(notes), profile) == "grove"
+    ):
+        return Pathway("grove", True)
+    if not profile.grove or profile.provider == "component":
+        reason = f"{_NOT_GROVE}, but Grove is disabled in the operator configuration"
+        if str(notes.get(ENABLE_GROVE_ANNOTATION, "")).lower() == "false" and profile.grove:
+            reason = _enable_grove_reason(notes)
+        return Pathway("component", False, reason)
+    return Pathway("component", False, _enable_grove_reason(notes))
+
+
+_NOT_GROVE = "requires the Grove pathway"
+
+
+def _enable_grove_reason(notes: dict[str, Any]) -> str:
+    current = str(notes.get(ENABLE_GROVE_ANNOTATION))
+    return f'{_NOT_GROVE}; remove or unset annotation "{ENABLE_GROVE_ANNOTATION}" (currently "{current}")'
 
 
 def _str_map(value: dict[str, Any]) -> dict[str, str]:

@@ -12,8 +12,9 @@ from typing import Any
 from kubectl_dgd.core import backend
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.graph import ENABLE_GROVE_ANNOTATION, WORKLOAD_PROVIDER_ANNOTATION
+from kubectl_dgd.core.profile import NEWEST_VERSION
 from kubectl_dgd.core.runtime_version import image_tag
-from kubectl_dgd.core.validate import grove_names, lint_env
+from kubectl_dgd.core.validate import grove_names, lint_env, rules_by_version
 from kubectl_dgd.core.validate.graphview import (
     annotations_of,
     as_list,
@@ -38,7 +39,12 @@ def _warn(path: str, message: str, code: str) -> Finding:
     return Finding("warning", "lint", path, message, code)
 
 
-def check(obj: dict[str, Any], *, creating: bool) -> list[Finding]:
+def check(obj: dict[str, Any], *, creating: bool, version: str = NEWEST_VERSION) -> list[Finding]:
+    """Lint findings for ``obj``, limited to the rules of operator ``version``."""
+    return rules_by_version.gate(_check(obj, creating=creating), version)
+
+
+def _check(obj: dict[str, Any], *, creating: bool) -> list[Finding]:
     if not isinstance(obj, dict):
         return []
     found: list[Finding] = []

@@ -72,11 +72,14 @@ def validate_object(
         if old_defaulted is not None and not has_errors(stateless):
             findings.extend(webhook_update.check_update(defaulted, old_defaulted, profile))
     if structural_ok and version == "v1beta1":
-        findings.extend(lint.check(obj, creating=creating))
+        findings.extend(lint.check(obj, creating=creating, version=profile.operator_version))
     elif structural_ok:
         conversion = alpha_to_beta(obj)
         findings.extend(
-            webhook_alpha.relocate(lint.check(conversion.obj, creating=creating), conversion)
+            webhook_alpha.relocate(
+                lint.check(conversion.obj, creating=creating, version=profile.operator_version),
+                conversion,
+            )
         )
     return findings
 

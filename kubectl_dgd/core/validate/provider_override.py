@@ -1,7 +1,11 @@
 """Provider-native (Grove) overrides: where they may appear, their target, and registered paths.
 
-Registered paths follow the operator's registry: the PodCliqueSet root accepts only
-``spec.template.topologyConstraint``; clique and scaling-group scopes accept only ``topologyConstraint``.
+Registered paths follow the operator's registry (``po/registry.go``): the PodCliqueSet root accepts
+only ``spec.template.topologyConstraint``; clique and scaling-group scopes accept only
+``topologyConstraint`` (1.6 adds the component's native minimum, docs 70638219375). Each site's
+checks stop at the first failing step, as the operator's do (P1-P6); the value is decoded into the
+registered Grove type first (``grove_shape``) and nothing else is said about a value that fails.
+Sites: 1.5 has ``multinode.{leader,worker}.providerOverride``; 1.6 moved them to ``roles[j]``.
 """
 
 from __future__ import annotations
@@ -11,13 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
-from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION
+from kubectl_dgd.core.profile import NEWEST_VERSION, WORKLOAD_PROVIDER_ANNOTATION, version_key
+from kubectl_dgd.core.validate import grove_shape
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, required, unsupported
 from kubectl_dgd.core.validate.graphview import (
     Pathway,
     annotations_of,
+    as_list,
     component_path,
     components,
+    dig,
     effective_mode,
     experimental,
     node_count,
@@ -28,12 +35,7 @@ API_VERSION = "grove.io/v1alpha1"
 PCS = "PodCliqueSet"
 CLIQUE = "PodCliqueTemplateSpec"
 SCALING_GROUP = "PodCliqueScalingGroupConfig"
-
-REGISTERED: dict[str, tuple[tuple[str, ...], ...]] = {
-    PCS: (("spec", "template", "topologyConstraint"),),
-    CLIQUE: (("topologyConstraint",),),
-    SCALING_GROUP: (("topologyConstraint",),),
-}
+OWNED = "is Dynamo-owned or not enabled for provider override"
 
 COMBINED_TOPOLOGY = (
     "cannot be combined with spec.topologyConstraint or components[].topologyConstraint; use either "
@@ -43,152 +45,255 @@ COMBINED_TOPOLOGY = (
 
 @dataclass(frozen=True)
 class Site:
-    """One place an override may sit, with the target its context implies."""
+    """One place an override may sit: its scope, the component it belongs to, and its target."""
 
     path: str
     override: Any
-    target: str
+    target: str  # "" when the scope has none for this component (the error is in ``scope_error``)
+    scope: str = "root"
+    component: dict[str, Any] | None = None
+    scope_error: str = ""
 
 
 def uses_scaling_group(component: dict[str, Any]) -> bool:
     """Grove renders a PodCliqueScalingGroup for multinode, inter-pod GMS or forced components."""
     forced = (experimental(component, "grove") or {}).get("forceScalingGroup") is True
-    inter_pod = effective_mode(experimental(component, "gpuMemoryService")) == "InterPod"
-    return node_count(component) > 1 or inter_pod or forced
+    return node_count(component) > 1 or _inter_pod(component) or forced
 
 
-def sites(obj: dict[str, Any]) -> Iterator[Site]:
-    """Every providerOverride in the object, present or not (``override`` None when absent)."""
+def _inter_pod(component: dict[str, Any]) -> bool:
+    return effective_mode(experimental(component, "gpuMemoryService")) == "InterPod"
+
+
+def _role_site(path: str, override: Any, scope: str, component: dict[str, Any]) -> Site:
+    if component.get("multinode") is None:
+        error = f'scope "{scope}" requires a multinode component'
+    elif _inter_pod(component):
+        error = f'scope "{scope}" is not supported for inter-pod GMS components'
+    else:
+        return Site(path, override, CLIQUE, scope, component)
+    return Site(path, override, "", scope, component, error)
+
+
+def sites(obj: dict[str, Any], version: str = NEWEST_VERSION) -> Iterator[Site]:
+    """Every providerOverride site of the release's API, present or not (``override`` None if absent)."""
     yield Site("spec.providerOverride", spec(obj).get("providerOverride"), PCS)
+    roles_era = version_key(version) >= (1, 6)
     for i, component in components(obj):
         base = component_path(i)
         target = SCALING_GROUP if uses_scaling_group(component) else CLIQUE
-        yield Site(f"{base}.providerOverride", component.get("providerOverride"), target)
+        yield Site(
+            f"{base}.providerOverride",
+            component.get("providerOverride"),
+            target,
+            "component",
+            component,
+        )
+        if roles_era:
+            for j, role in enumerate(as_list(component.get("roles"))):
+                if component.get("type") == "lpx" and isinstance(role, dict):
+                    path = f"{base}.roles[{j}].providerOverride"
+                    yield Site(path, role.get("providerOverride"), "", "role", component)
+                elif isinstance(role, dict) and role.get("name") in ("leader", "worker"):
+                    yield _role_site(
+                        f"{base}.roles[{j}].providerOverride",
+                        role.get("providerOverride"),
+                        f"roles.{role['name']}",
+                        component,
+                    )
+            continue
         multinode = component.get("multinode")
         if isinstance(multinode, dict):
-            for role in ("leader", "worker"):
-                role_block = multinode.get(role)
+            for role_name in ("leader", "worker"):
+                role_block = multinode.get(role_name)
                 override = (
                     role_block.get("providerOverride") if isinstance(role_block, dict) else None
                 )
-                yield Site(f"{base}.multinode.{role}.providerOverride", override, CLIQUE)
+                yield _role_site(
+                    f"{base}.multinode.{role_name}.providerOverride",
+                    override,
+                    f"multinode.{role_name}",
+                    component,
+                )
 
 
-def present_sites(obj: dict[str, Any]) -> list[Site]:
-    return [site for site in sites(obj) if isinstance(site.override, dict)]
+def present_sites(obj: dict[str, Any], version: str = NEWEST_VERSION) -> list[Site]:
+    return [site for site in sites(obj, version) if isinstance(site.override, dict)]
 
 
-def check(obj: dict[str, Any], way: Pathway, old: dict[str, Any] | None) -> list[Finding]:
+def check(
+    obj: dict[str, Any], way: Pathway, old: dict[str, Any] | None, version: str = NEWEST_VERSION
+) -> list[Finding]:
+    del way, old  # the stored annotation itself decides here, not the pathway
+    provider = annotations_of(obj).get(WORKLOAD_PROVIDER_ANNOTATION)
+    lpx_graph = any(c.get("type") == "lpx" for _, c in components(obj))
     found: list[Finding] = []
-    for site in present_sites(obj):
-        found.extend(_check_site(site, way, old))
+    for site in present_sites(obj, version):
+        lpx = _lpx_refusal(site, lpx_graph)
+        if lpx is not None:
+            found.append(lpx)
+            continue
+        found.extend(_check_site(site, provider, version))
     return found
 
 
-def _check_site(site: Site, way: Pathway, old: dict[str, Any] | None) -> list[Finding]:
+def _lpx_refusal(site: Site, lpx_graph: bool) -> Finding | None:
+    """1.6: LPX graphs have no Grove topology overrides (P10); the version table gates it."""
+    if site.component is None:
+        detail = (
+            "LPX does not support Grove topology overrides on the deployment" if lpx_graph else ""
+        )
+    elif site.component.get("type") != "lpx":
+        detail = ""
+    elif site.scope == "component":
+        detail = "LPX component does not support Grove topology overrides"
+    else:
+        detail = "LPX roles do not support provider overrides"
+    return forbidden(site.path, detail, "provider-override-lpx") if detail else None
+
+
+def _check_site(site: Site, provider: Any, version: str) -> list[Finding]:
     override: dict[str, Any] = site.override
-    found: list[Finding] = []
-    if old is not None and WORKLOAD_PROVIDER_ANNOTATION not in annotations_of(old):
-        found.append(
+    if provider is None:
+        return [
             forbidden(
                 site.path,
-                'requires controller-owned annotation "nvidia.com/workload-provider" to be materialized; '
+                f'requires controller-owned annotation "{WORKLOAD_PROVIDER_ANNOTATION}" to be materialized; '
                 "wait for controller adoption and retry",
                 "provider-override-unadopted",
             )
-        )
-    elif not way.grove:
-        found.append(
+        ]
+    if provider != "grove":
+        return [
             forbidden(
                 site.path,
-                f'requires workload provider "grove", but "{way.provider}" is selected',
+                f'requires workload provider "grove", but "{provider}" is selected',
                 "provider-override-grove-only",
             )
-        )
+        ]
     api_version = override.get("apiVersion")
     if not api_version:
-        found.append(
-            required(f"{site.path}.apiVersion", "is required", "provider-override-api-version")
-        )
-    elif api_version != API_VERSION:
-        found.append(
+        return [required(f"{site.path}.apiVersion", "is required", "provider-override-api-version")]
+    if api_version != API_VERSION:
+        return [
             unsupported(
                 f"{site.path}.apiVersion",
                 api_version,
                 (API_VERSION,),
                 "provider-override-api-version",
             )
-        )
+        ]
+    if site.scope_error:
+        return [forbidden(site.path, site.scope_error, "provider-override-scope")]
     target = override.get("target")
     if not target:
-        found.append(
+        return [
             required(
                 f"{site.path}.target",
                 "must be defaulted from the provider context",
                 "provider-override-target",
             )
-        )
-    elif target != site.target:
-        found.append(
+        ]
+    if target != site.target:
+        return [
             invalid(
                 f"{site.path}.target",
                 target,
                 f'must match the provider-context target "{site.target}"',
                 "provider-override-target",
             )
-        )
-    found.extend(_check_value(site, override.get("value")))
-    return found
+        ]
+    return _check_value(site, override.get("value"), version)
 
 
-def _check_value(site: Site, value: Any) -> list[Finding]:
+def _check_value(site: Site, value: Any, version: str) -> list[Finding]:
     base = f"{site.path}.value"
-    if value is None:
-        return []
     if not isinstance(value, dict):
-        return [_malformed(base, site.target, "value must be an object")]
-    found: list[Finding] = []
-    registered = REGISTERED[site.target]
-    _walk(value, (), registered, base, site.target, found)
+        # The operator decodes the raw JSON into a map first; null or a scalar fails there.
+        detail = "must be a JSON object"
+        if value is not None:
+            detail += f": {grove_shape.not_an_object(value)}"
+        return [invalid(base, None, detail, "provider-override-schema")]
+    problem = grove_shape.mismatch(site.target, value)
+    if problem is not None:
+        return [
+            invalid(
+                base,
+                None,
+                f"does not match the registered {site.target} schema: {problem}",
+                "provider-override-schema",
+            )
+        ]
+    if site.target == PCS:
+        return _pcs_value(value, base)
+    owned: tuple[str, ...] = ("topologyConstraint",)
+    if site.scope == "component" and version_key(version) >= (1, 6):
+        owned = (*owned, "spec" if site.target == CLIQUE else "minAvailable")
+    return _owner(value, "", owned, base)
+
+
+def _pcs_value(value: dict[str, Any], base: str) -> list[Finding]:
+    found = _unknown(value, "", ("spec",), base)
+    root_spec = value.get("spec")
+    if "spec" not in value:
+        return [
+            *found,
+            invalid(f"{base}.spec", None, "is required", "provider-override-required-path"),
+        ]
+    if not isinstance(root_spec, dict):
+        return [*found, _not_object(f"{base}.spec", root_spec)]
+    found += _unknown(root_spec, "spec", ("template",), base)
+    template = root_spec.get("template")
+    if "template" not in root_spec:
+        return [
+            *found,
+            invalid(
+                f"{base}.spec.template", None, "is required", "provider-override-required-path"
+            ),
+        ]
+    if not isinstance(template, dict):
+        return [*found, _not_object(f"{base}.spec.template", template)]
+    return found + _owner(template, "spec.template", ("topologyConstraint",), base)
+
+
+def _owner(node: dict[str, Any], path: str, owned: tuple[str, ...], base: str) -> list[Finding]:
+    """Only ``owned`` keys may be written; the topology subtree is required unless 1.6 min given."""
+    found = _unknown(node, path, owned, base)
+    if "spec" in owned:  # 1.6 PodCliqueTemplateSpec: only spec.minAvailable below spec
+        clique_spec = node.get("spec")
+        if isinstance(clique_spec, dict):
+            found += _unknown(clique_spec, _join(path, "spec"), ("minAvailable",), base)
+    native_min = ("minAvailable" in owned and "minAvailable" in node) or (
+        "spec" in owned and isinstance(node.get("spec"), dict) and "minAvailable" in node["spec"]
+    )
+    topology_path = f"{base}.{_join(path, 'topologyConstraint')}"
+    if "topologyConstraint" not in node:
+        if not native_min:
+            found.append(
+                invalid(topology_path, None, "is required", "provider-override-required-path")
+            )
+    elif not isinstance(node["topologyConstraint"], dict):
+        found.append(_not_object(topology_path, node["topologyConstraint"]))
     return found
 
 
-def _walk(
-    node: dict[str, Any],
-    prefix: tuple[str, ...],
-    registered: tuple[tuple[str, ...], ...],
-    base: str,
-    target: str,
-    found: list[Finding],
-) -> None:
-    for key in sorted(node):
-        path = (*prefix, str(key))
-        if any(path == reg for reg in registered):
-            continue
-        if any(reg[: len(path)] == path for reg in registered):
-            child_node = node[key]
-            if isinstance(child_node, dict):
-                _walk(child_node, path, registered, base, target, found)
-            elif child_node is not None:
-                found.append(_malformed(base, target, f"{'.'.join(path)} must be an object"))
-            continue
-        found.append(
-            forbidden(
-                f"{base}.{'.'.join(path)}",
-                "is Dynamo-owned or not enabled for provider override",
-                "provider-override-path",
-            )
-        )
+def _unknown(node: dict[str, Any], path: str, allowed: tuple[str, ...], base: str) -> list[Finding]:
+    return [
+        forbidden(f"{base}.{_join(path, str(key))}", OWNED, "provider-override-path")
+        for key in sorted(str(k) for k in node)
+        if key not in allowed
+    ]
 
 
-def _malformed(base: str, target: str, why: str) -> Finding:
-    # The operator appends Go's JSON decoding error here; ours names the offending part instead.
-    return invalid(
-        base,
-        None,
-        f"does not match the registered {target} schema: {why}",
-        "provider-override-schema",
-    )
+def _not_object(path: str, value: Any) -> Finding:
+    detail = "must be a JSON object"
+    if value is not None:
+        detail += f": {grove_shape.not_an_object(value)}"
+    return invalid(path, None, detail, "provider-override-schema")
+
+
+def _join(parent: str, child: str) -> str:
+    return f"{parent}.{child}" if parent else child
 
 
 def has_native_topology(site: Site) -> bool:
@@ -196,14 +301,14 @@ def has_native_topology(site: Site) -> bool:
     if not isinstance(value, dict):
         return False
     if site.target == PCS:
-        template = (
-            value.get("spec", {}).get("template") if isinstance(value.get("spec"), dict) else None
-        )
+        template = dig(value, "spec", "template")
         return isinstance(template, dict) and "topologyConstraint" in template
     return "topologyConstraint" in value
 
 
-def check_topology_combination(obj: dict[str, Any]) -> list[Finding]:
+def check_topology_combination(obj: dict[str, Any], version: str = NEWEST_VERSION) -> list[Finding]:
+    if annotations_of(obj).get(WORKLOAD_PROVIDER_ANNOTATION) != "grove":
+        return []
     typed = spec(obj).get("topologyConstraint") is not None or any(
         c.get("topologyConstraint") is not None for _, c in components(obj)
     )
@@ -211,13 +316,17 @@ def check_topology_combination(obj: dict[str, Any]) -> list[Finding]:
         return []
     return [
         forbidden(f"{site.path}.value", COMBINED_TOPOLOGY, "provider-override-typed-topology")
-        for site in present_sites(obj)
+        for site in present_sites(obj, version)
         if has_native_topology(site)
     ]
 
 
-def default_targets(obj: dict[str, Any]) -> None:
-    """The mutating webhook's defaulting: an empty target takes the provider-context target."""
-    for site in present_sites(obj):
-        if not site.override.get("target"):
+def default_targets(obj: dict[str, Any], version: str = NEWEST_VERSION) -> None:
+    """The mutating webhook's defaulting: an empty target takes the context's target if it has one."""
+    for site in present_sites(obj, version):
+        if (
+            not site.override.get("target")
+            and site.target
+            and site.override.get("apiVersion") == API_VERSION
+        ):
             site.override["target"] = site.target

@@ -464,7 +464,12 @@ class _Checker:
                         key[k] = default
             if not key:
                 continue
-            text = go_value(key)
+            # The API server prints the key with Go's %#v (its envtest tables show this form).
+            text = (
+                "map[string]interface {}{"
+                + ", ".join(f"{go_value(k)}:{go_value(key[k])}" for k in sorted(key))
+                + "}"
+            )
             if text in seen:
                 self.err(index(path, i), f"Duplicate value: {text}", "schema-duplicate")
             seen.add(text)

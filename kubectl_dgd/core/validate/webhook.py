@@ -12,6 +12,7 @@ from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import (
     provider_override,
+    rules_by_version,
     webhook_components,
     webhook_lpx,
     webhook_metadata,
@@ -38,9 +39,10 @@ def check_create(
     way = pathway(obj, profile, creating=old is None)
     # The operator's order: metadata, root override, priority class, components, restart,
     # topology, KV transfer policy (the API server lists the errors in that order).
-    found = webhook_metadata.check(obj)
+    version = profile.operator_version
+    found = webhook_metadata.check(obj, version)
     root = spec(obj)
-    found += provider_override.check(obj, way, old)
+    found += provider_override.check(obj, way, old, version)
     if root.get("priorityClassName") and not way.grove:
         found.append(forbidden("spec.priorityClassName", way.reason, "priority-class-grove-only"))
     if not as_list(root.get("components")):
@@ -50,11 +52,12 @@ def check_create(
     found += _components(obj, profile, way, old)
     if root.get("restart") is not None:
         found += webhook_restart.check(obj)
-    found += provider_override.check_topology_combination(obj)
+    found += provider_override.check_topology_combination(obj, version)
     found += webhook_topology.check_topology(obj, way)
     found += webhook_topology.check_kv_transfer_policy(obj, way, webhook_lpx.has_lpx(obj))
     found += webhook_lpx.check(obj, way, profile.lpx, old)
-    return found
+    # The rules the selected operator release does not have are dropped here (one table).
+    return rules_by_version.gate(found, version)
 
 
 def _components(
@@ -72,6 +75,7 @@ def _components(
             backend=backend if isinstance(backend, str) and backend else None,
             checkpoint_gate=profile.checkpoint,
             old=old_by_name.get(str(component.get("name"))),
+            version=profile.operator_version,
         )
         found += webhook_components.check(component, component_path(i), ctx)
     return found

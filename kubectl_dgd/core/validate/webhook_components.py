@@ -10,8 +10,9 @@ import semver
 from kubectl_dgd.core.backend import detect_backend
 from kubectl_dgd.core.containers import containers, main_container_index, main_image, string_list
 from kubectl_dgd.core.findings import Finding
-from kubectl_dgd.core.runtime_version import resolved_runtime_version
-from kubectl_dgd.core.validate import grove_names, webhook_gpu
+from kubectl_dgd.core.profile import NEWEST_VERSION, version_key
+from kubectl_dgd.core.runtime_version import parse_runtime_version, resolved_runtime_version
+from kubectl_dgd.core.validate import grove_names, webhook_gpu, webhook_lpx, webhook_roles
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, not_checked, required
 from kubectl_dgd.core.validate.graphview import Pathway, dig, experimental, is_worker, node_count
 
@@ -43,6 +44,7 @@ class ComponentContext:
         backend: str | None,
         checkpoint_gate: bool,
         old: dict[str, Any] | None,
+        version: str = NEWEST_VERSION,
     ) -> None:
         self.way = way
         self.dgd_name = dgd_name
@@ -50,27 +52,50 @@ class ComponentContext:
         self.backend = backend
         self.checkpoint_gate = checkpoint_gate
         self.old = old  # the same-named component of the stored object, on update
+        self.version = version  # the operator release whose rule variants apply
 
 
 def check(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[Finding]:
     found: list[Finding] = []
+    found += webhook_lpx.check_component(component, base)
     found += _grove_only_fields(component, base, ctx.way)
+    found += webhook_roles.check(component, base)
+    found += webhook_roles.check_template_mode(component, base)
     found += _shared_memory(component, base)
     found += _multinode_types(component, base, ctx.old)
-    if component.get("type") != "lpx":
+    if not webhook_lpx.is_lpx(component):
         # LPX components carry their pod templates in roles and need no runtime version (API page).
         found += _main_image(component, base, ctx.old)
         found += _runtime_version(component, base, ctx.old)
-    found += _frontend_sidecar(component, base)
-    found += _epp(component, base, ctx.old)
-    found += webhook_gpu.check_gms(component, base, ctx.way, ctx.backend)
-    found += webhook_gpu.check_failover(component, base)
+    found += _frontend_sidecar(component, base, ctx.version)
+    found += _epp(component, base, ctx)
+    found += _role_template_layouts(component, base)
+    if not webhook_roles.has_role_templates(component):
+        found += webhook_gpu.check_gms(component, base, ctx.way, ctx.backend)
+        found += webhook_gpu.check_failover(component, base)
     found += webhook_gpu.check_checkpoint(component, base, ctx.checkpoint_gate)
     found += webhook_gpu.check_power(component, base)
     found += _elastic_ep(component, base, ctx.backend)
-    if ctx.way.grove:
+    # 1.6 LPX engines are not limited by generated PodCliqueScalingGroup names (70778590138).
+    if ctx.way.grove and not webhook_lpx.is_lpx(component):
         found += _grove_name_length(component, base, ctx)
     return found
+
+
+ROLE_TEMPLATE_LAYOUT = (
+    "cannot be combined with role PodTemplates because this layout requires operator-managed "
+    "launch wiring"
+)
+
+
+def _role_template_layouts(component: dict[str, Any], base: str) -> list[Finding]:
+    if not webhook_roles.has_role_templates(component):
+        return []
+    return [
+        forbidden(f"{base}.experimental.{key}", ROLE_TEMPLATE_LAYOUT, "gms-role-templates")
+        for key in ("gpuMemoryService", "failover")
+        if experimental(component, key) is not None
+    ]
 
 
 def _grove_only_fields(component: dict[str, Any], base: str, way: Pathway) -> list[Finding]:
@@ -120,7 +145,8 @@ def _multinode_types(
     if multinode is None or is_worker(component):
         return []
     if (
-        old is not None
+        not webhook_lpx.is_lpx(component)
+        and old is not None
         and old.get("multinode") == multinode
         and old.get("type") == component.get("type")
     ):
@@ -135,6 +161,8 @@ def _multinode_types(
 
 
 def _main_image(component: dict[str, Any], base: str, old: dict[str, Any] | None) -> list[Finding]:
+    if webhook_roles.has_role_templates(component):
+        return []  # each role template names its own main image (role rules)
     if main_image(component):
         return []
     if old is not None and not main_image(old):
@@ -146,8 +174,14 @@ def _main_image(component: dict[str, Any], base: str, old: dict[str, Any] | None
     return [required(path, "is required", "main-image-required")]
 
 
+def _runtime_image(component: dict[str, Any]) -> str:
+    if webhook_roles.has_role_templates(component):
+        return webhook_roles.first_role_main_image(component)
+    return main_image(component)
+
+
 def _runtime_inputs(component: dict[str, Any]) -> tuple[str, Any]:
-    return main_image(component), component.get("runtimeVersionOverride")
+    return _runtime_image(component), component.get("runtimeVersionOverride")
 
 
 def _runtime_version(
@@ -155,7 +189,10 @@ def _runtime_version(
 ) -> list[Finding]:
     if old is not None and _runtime_inputs(old) == _runtime_inputs(component):
         return []  # ratcheting: re-checked only when the image or the override changes
-    if component.get("runtimeVersionOverride") or resolved_runtime_version(component) is not None:
+    image = _runtime_image(component)
+    if not image:
+        return []  # exclusive with the image rule: a missing image gets only that error
+    if component.get("runtimeVersionOverride") or parse_runtime_version(image) is not None:
         return []
     return [
         required(
@@ -164,13 +201,39 @@ def _runtime_version(
     ]
 
 
-def _frontend_sidecar(component: dict[str, Any], base: str) -> list[Finding]:
-    if "frontendSidecar" not in component or component.get("frontendSidecar") is None:
+def _frontend_sidecar(component: dict[str, Any], base: str, version: str) -> list[Finding]:
+    """CO10; 1.6 checks the empty name first and looks into role templates (70561057532)."""
+    if component.get("frontendSidecar") is None:
         return []
     target = component["frontendSidecar"]
     path = f"{base}.frontendSidecar"
-    if target == "":
-        return [required(path, "must not be empty", "frontend-sidecar-empty")]
+    empty = invalid(path, target, "must not be empty", "frontend-sidecar-empty")
+    no_template = required(
+        f"{base}.podTemplate.spec.containers",
+        "is required when frontendSidecar is set",
+        "frontend-sidecar-containers",
+    )
+    if version_key(version) < (1, 6):
+        if component.get("podTemplate") is None:
+            return [no_template]
+        if target == "":
+            return [empty]
+    elif target == "":
+        return [empty]
+    elif webhook_roles.has_role_templates(component):
+        return [
+            invalid(
+                f"{base}.roles[{j}].podTemplate.spec.containers",
+                target,
+                "must contain the container named by frontendSidecar",
+                "frontend-sidecar-containers",
+            )
+            for j, role in webhook_roles.roles_of(component)
+            if isinstance(role.get("podTemplate"), dict)
+            and target not in _names(dig(role, "podTemplate", "spec", "containers"))
+        ]
+    elif component.get("podTemplate") is None:
+        return [no_template]
     if target not in {c.get("name") for c in containers(component)}:
         return [
             invalid(
@@ -183,13 +246,23 @@ def _frontend_sidecar(component: dict[str, Any], base: str) -> list[Finding]:
     return []
 
 
+def _names(listed: Any) -> set[Any]:
+    return (
+        {c.get("name") for c in listed if isinstance(c, dict)}
+        if isinstance(listed, list)
+        else set()
+    )
+
+
 def _epp_contract(component: dict[str, Any]) -> tuple[Any, ...]:
     return (component.get("type"), *_runtime_inputs(component), component.get("eppConfig"))
 
 
-def _epp(component: dict[str, Any], base: str, old: dict[str, Any] | None) -> list[Finding]:
+def _epp(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[Finding]:
     if component.get("type") != "epp":
         return []
+    old = ctx.old
+    native = version_key(ctx.version) >= (1, 6)  # the Rust EPP era (68937854049)
     found = [
         not_checked(f"{base}.type", INFERENCE_POOL_NOT_CHECKED, "epp-inference-pool-not-checked")
     ]
@@ -198,7 +271,8 @@ def _epp(component: dict[str, Any], base: str, old: dict[str, Any] | None) -> li
             forbidden(f"{base}.multinode", "EPP component cannot be multinode", "epp-multinode")
         )
     replicas = component.get("replicas", 1)
-    if replicas is not None and replicas != 1:
+    legacy_go = component.get("eppConfig") is not None
+    if replicas is not None and replicas != 1 and (legacy_go or not native):
         found.append(
             invalid(
                 f"{base}.replicas",
@@ -208,6 +282,10 @@ def _epp(component: dict[str, Any], base: str, old: dict[str, Any] | None) -> li
             )
         )
     config = component.get("eppConfig")
+    if config is None:
+        found.append(
+            required(f"{base}.eppConfig", "is required for EPP components", "epp-config-missing")
+        )
     if (
         isinstance(config, dict)
         and isinstance(config.get("configMapRef"), dict)

@@ -198,15 +198,22 @@ def check_checkpoint(component: dict[str, Any], base: str, checkpoint_gate: bool
                     "checkpoint-inter-pod-gms",
                 )
             )
-        else:
-            # The operator's internal GMS + Snapshot gate is an environment switch; assumed off.
-            found.append(
-                forbidden(
-                    path,
-                    "GMS + Snapshot is temporarily disabled; disable gpuMemoryService or enable the internal GMS + Snapshot gate",
-                    "checkpoint-gms-snapshot",
-                )
+        # 1.3 only: the internal GMS + Snapshot gate (an environment switch; assumed off).
+        found.append(
+            forbidden(
+                path,
+                "GMS + Snapshot is temporarily disabled; disable gpuMemoryService or enable the internal GMS + Snapshot gate",
+                "checkpoint-gms-snapshot",
             )
+        )
+    if enabled and experimental(component, "failover") is not None:
+        found.append(
+            forbidden(
+                path,
+                "Snapshot with active/passive failover is temporarily unsupported",
+                "checkpoint-failover",
+            )
+        )
     return found
 
 

@@ -12,6 +12,8 @@ from kubectl_dgd.core.graph import OPERATOR_ORIGIN_VERSION_ANNOTATION as ORIGIN_
 from kubectl_dgd.core.graph import VLLM_DISTRIBUTED_EXECUTOR_BACKEND_ANNOTATION as VLLM_BACKEND
 from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION as WORKLOAD_PROVIDER
 from kubectl_dgd.core.paths import child
+from kubectl_dgd.core.profile import NEWEST_VERSION
+from kubectl_dgd.core.validate import rules_by_version
 from kubectl_dgd.core.validate.fielderr import invalid, unsupported
 from kubectl_dgd.core.validate.graphview import (
     annotations_of,
@@ -31,8 +33,9 @@ def _path(key: str) -> str:
     return child("metadata.annotations", key)
 
 
-def check(obj: dict[str, Any]) -> list[Finding]:
+def check(obj: dict[str, Any], version: str = NEWEST_VERSION) -> list[Finding]:
     notes = annotations_of(obj)
+    strategies = tuple(rules_by_version.variant("grove-update-strategy", version).split(","))
     found: list[Finding] = []
     if ORIGIN_VERSION in notes and not _LOOSE_SEMVER.match(str(notes[ORIGIN_VERSION])):
         found.append(
@@ -52,15 +55,12 @@ def check(obj: dict[str, Any]) -> list[Finding]:
                 "vllm-backend-annotation",
             )
         )
-    if GROVE_UPDATE_STRATEGY in notes and notes[GROVE_UPDATE_STRATEGY] not in (
-        "RollingRecreate",
-        "OnDelete",
-    ):
+    if GROVE_UPDATE_STRATEGY in notes and notes[GROVE_UPDATE_STRATEGY] not in strategies:
         found.append(
             unsupported(
                 _path(GROVE_UPDATE_STRATEGY),
                 notes[GROVE_UPDATE_STRATEGY],
-                ("RollingRecreate", "OnDelete"),
+                strategies,
                 "grove-update-strategy",
             )
         )

@@ -55,6 +55,8 @@ def check_topology(obj: dict[str, Any], way: Pathway) -> list[Finding]:
         return found
     root = as_dict(root)
     if not root.get("packDomain"):
+        # 1.4+ asks for packDomain only when no component is constrained; 1.3 instead asked every
+        # unconstrained component for its own (T2/T3; the version table keeps one of them).
         if not constrained:
             found.append(
                 required(
@@ -63,16 +65,15 @@ def check_topology(obj: dict[str, Any], way: Pathway) -> list[Finding]:
                     "topology-pack-domain-required",
                 )
             )
-        else:
-            for i, component in components(obj):
-                if component.get("topologyConstraint") is None:
-                    found.append(
-                        required(
-                            f"{component_path(i)}.topologyConstraint",
-                            "is required because spec.topologyConstraint.packDomain is not set",
-                            "topology-component-required",
-                        )
+        for i, component in components(obj):
+            if component.get("topologyConstraint") is None:
+                found.append(
+                    required(
+                        f"{component_path(i)}.topologyConstraint",
+                        "is required because spec.topologyConstraint.packDomain is not set",
+                        "topology-component-required",
                     )
+                )
     name = root.get("clusterTopologyName")
     if way.grove and name and _first_generation(obj):
         found.append(

@@ -14,7 +14,7 @@ from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION as PROVIDER
 from kubectl_dgd.core.phase import ACTIVE_ROLLOUT_PHASES as ACTIVE_ROLLOUT
 from kubectl_dgd.core.profile import Profile
-from kubectl_dgd.core.validate import provider_override, webhook_update_components
+from kubectl_dgd.core.validate import provider_override, rules_by_version, webhook_update_components
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, warning
 from kubectl_dgd.core.validate.graphview import annotations_of, component_names, dig, spec
 from kubectl_dgd.core.validate.webhook_update_topology import TOPOLOGY_IMMUTABLE
@@ -29,15 +29,15 @@ def check_update(new: dict[str, Any], old: dict[str, Any], profile: Profile) -> 
     if not isinstance(new, dict) or not isinstance(old, dict):
         return []
     found = _provider_annotation(new, old)
-    found += _override_immutability(new, old)
+    found += _override_immutability(new, old, profile.operator_version)
     found += _component_set(new, old)
     # The operator's order: per-component rules before the graph-level ones, the rollout last.
-    found += webhook_update_components.check(new, old)
+    found += webhook_update_components.check(new, old, profile.operator_version)
     found += _backend_framework(new, old)
     found += _spec_topology(new, old)
     found += _kv_transfer_policy(new, old)
     found += _restart_during_rollout(new, old)
-    return found
+    return rules_by_version.gate(found, profile.operator_version)
 
 
 def _provider_annotation(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
@@ -65,10 +65,12 @@ def _site_key(new_or_old: dict[str, Any], path: str) -> str:
     return f"{names[index] if index < len(names) else index}{path[path.index(']') + 1 :]}"
 
 
-def _override_immutability(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
-    before = {_site_key(old, s.path): s.override for s in provider_override.present_sites(old)}
+def _override_immutability(new: dict[str, Any], old: dict[str, Any], version: str) -> list[Finding]:
+    before = {
+        _site_key(old, s.path): s.override for s in provider_override.present_sites(old, version)
+    }
     found: list[Finding] = []
-    for site in provider_override.present_sites(new):
+    for site in provider_override.present_sites(new, version):
         previous = before.get(_site_key(new, site.path))
         if previous is None:
             continue  # adding the first override is allowed

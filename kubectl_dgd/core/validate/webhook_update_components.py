@@ -6,6 +6,7 @@ from typing import Any
 
 from kubectl_dgd.core.containers import main_container_index
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.profile import NEWEST_VERSION, version_key
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid
 from kubectl_dgd.core.validate.graphview import (
     component_path,
@@ -25,7 +26,7 @@ SCALING_ADAPTER = (
 RECREATE = "delete and recreate the DynamoGraphDeployment"
 
 
-def check(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
+def check(new: dict[str, Any], old: dict[str, Any], version: str = NEWEST_VERSION) -> list[Finding]:
     before = {str(c.get("name")): c for _, c in components(old)}
     found: list[Finding] = []
     for i, component in components(new):
@@ -33,7 +34,8 @@ def check(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
         if previous is None:
             continue  # reported by the component-set rule
         base = component_path(i)
-        found += _multinode(component, previous, base)
+        found += _lpx_type(component, previous, base)
+        found += _multinode(component, previous, base, version)
         found += _scaling_adapter(component, previous, base)
         found += component_topology(component, previous, base)
         found += _gms_layout(component, previous, base)
@@ -43,23 +45,52 @@ def check(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
 
 
 NODE_COUNT_NEWER = (
-    "multinode.nodeCount changed: admitted by operators up to 1.5 (the bundled CRD's release), "
+    "multinode.nodeCount changed: admitted by operators up to 1.5, "
     "but newer operators reject it as `Invalid value: {count}: field is immutable`"
 )
 
 
-def _multinode(new: dict[str, Any], old: dict[str, Any], base: str) -> list[Finding]:
+def _lpx_type(new: dict[str, Any], old: dict[str, Any], base: str) -> list[Finding]:
+    """1.6: a component may not become LPX or stop being LPX (also unset -> lpx)."""
+    if (new.get("type") == "lpx") == (old.get("type") == "lpx"):
+        return []
+    return [
+        invalid(
+            f"{base}.type",
+            new.get("type"),
+            "cannot change node topology between LPX and non-LPX after creation",
+            "lpx-type-change",
+        )
+    ]
+
+
+def _multinode(new: dict[str, Any], old: dict[str, Any], base: str, version: str) -> list[Finding]:
     if (node_count(new) > 1) == (node_count(old) > 1):
         if node_count(new) > 1 and node_count(new) != node_count(old):
+            if is_worker(new):
+                # 1.6 (U4): nodeCount is immutable for every multinode-capable component.
+                found = [
+                    invalid(
+                        f"{base}.multinode.nodeCount",
+                        node_count(new),
+                        "field is immutable",
+                        "node-count-immutable",
+                    )
+                ]
+            else:
+                found = []
+            if power_limit(new) is not None and version_key(version) >= (1, 4):
+                return found  # 1.4-1.5 reject it through the power rule (U13) instead
             message = NODE_COUNT_NEWER.format(count=node_count(new))
             return [
+                *found,
                 Finding(
                     "warning",
                     "webhook",
                     f"{base}.multinode.nodeCount",
                     message,
                     "node-count-change",
-                )
+                ),
             ]
         return []
     if node_count(new) <= 1 and not is_worker(new):
