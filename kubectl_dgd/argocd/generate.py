@@ -8,7 +8,6 @@ file, line and field path; they never quote the contents of a file that holds a 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,11 +28,6 @@ PARALLEL_MIN_FILES = 48
 MAX_WORKERS = 8
 MAX_WARNINGS_SHOWN = 20
 DGD_API = "nvidia.com/v1beta1/DynamoGraphDeployment"
-# A file that mentions the word "secret" anywhere may hold a Secret: `kind: Secret` can sit in
-# one-line JSON, a flow mapping, a List's items or before a comment. Over-matching only costs
-# the quoted text of a parse error.
-_SECRET_WORD = re.compile(rb"(?i)\bsecret\b")
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 @dataclass
@@ -80,12 +74,11 @@ def finding_text(source: str, finding: Finding) -> str:
     return f"{where}:{path} {finding.message}"
 
 
-def _input_error_text(err: InputError, shown: str, secret: bool) -> str:
+def _input_error_text(err: InputError, shown: str) -> str:
+    # The reader never quotes text of a document that is or may be a Secret (core/redact.py).
     text = str(err)
     where = err.source if err.line is None else f"{err.source}:{err.line}"
     message = text[len(where) + 2 :] if where and text.startswith(where + ": ") else text
-    if secret:  # parser messages may quote a scalar; in a Secret that could be its data
-        message = _QUOTED.sub("'…'", message)
     location = shown if err.line is None else f"{shown}:{err.line}"
     return f"{location}: {message}"
 
@@ -148,7 +141,7 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
     try:
         docs = load_file(str(path))
     except InputError as err:
-        result.errors.append(_input_error_text(err, shown, _looks_secret(path)))
+        result.errors.append(_input_error_text(err, shown))
         return result
     per_doc = [_objects(doc) for doc in docs]
     if not any(objs for objs, _ in per_doc):
@@ -280,14 +273,6 @@ def _add_previews(outcome: Outcome, profile: Profile, namespace: str) -> None:
 def _app_label(source: AppSource, env: Mapping[str, str]) -> str:
     path = env.get("ARGOCD_APP_SOURCE_PATH", "").strip()
     return f"the application path {path!r}" if path else "the application path"
-
-
-def _looks_secret(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return bool(_SECRET_WORD.search(fh.read()))
-    except OSError:
-        return True  # when in doubt, redact
 
 
 def _check_duplicates(outcome: Outcome, namespace: str) -> None:

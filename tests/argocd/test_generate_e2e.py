@@ -112,6 +112,60 @@ def test_a_secret_written_any_way_never_has_its_value_quoted_by_a_parse_error(
     assert "HUNTER2" not in run.stderr
 
 
+_PASSWORD = "s3cr3t-Pa55w0rd-for-prod-" + "x" * 60  # past the 57 characters messages keep
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"apiVersion: v1\nkind: Secret\nmetadata: {{name: t}}\ndata:\n  password: !!int {_PASSWORD}\n",
+        f'apiVersion: v1\nkind: "\\x53ecret"\nmetadata: {{name: t}}\ndata:\n  password: !!int {_PASSWORD}\n',
+        f"apiVersion: v1\nkind: 'Secret'\ndata:\n  password: !!int \"{_PASSWORD}'\\\"x\"\n",
+        f"apiVersion: v1\nkind: !!binary U2VjcmV0\ndata:\n  password: !!int {_PASSWORD}\n",
+        f"apiVersion: v1\nkind: &k Secret\nalso: *k\ndata:\n  password: !!float {_PASSWORD}\n",
+        f"base: &b {{kind: Secret}}\napiVersion: v1\n<<: *b\ndata:\n  password: !!int {_PASSWORD}\n",
+        f"apiVersion: v1\ndata:\n  password: !!int {_PASSWORD}\nkind: Secret\n",
+        f"apiVersion: v1\ndata:\n  password: !!bool {_PASSWORD}\n",
+        f"apiVersion: v1\nkind: SecretList\nitems:\n- data: {{password: !!int {_PASSWORD}}}\n",
+        f"apiVersion: v1\nkind: Secret\nstringData:\n  {_PASSWORD}: a\n  {_PASSWORD}: b\n",
+        f'{{"apiVersion": "v1", "kind": "\\u0053ecret", "data": {{"password": !!int "{_PASSWORD}"}}}}\n',
+    ],
+    ids=[
+        "long-int",
+        "escaped-kind",
+        "mixed-quotes",
+        "binary-kind",
+        "anchored-kind",
+        "merged-kind",
+        "kind-after-value",
+        "no-kind",
+        "secret-list",
+        "duplicate-key",
+        "json-escaped-kind",
+    ],
+)
+def test_no_yaml_spelling_of_a_secret_gets_its_value_into_an_error(
+    tmp_path: Path, text: str
+) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "token.yaml").write_text(text)
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, ""), run.stderr
+    assert run.stderr_lines[0].startswith("token.yaml:"), run.stderr
+    assert "not shown" in run.stderr_lines[0], run.stderr
+    assert "Pa55w0rd" not in run.stderr
+
+
+def test_a_value_in_a_document_known_not_to_be_a_secret_is_still_quoted(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  n: !!int twelve\n"
+    )
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 1
+    assert "cm.yaml:5: bad int value 'twelve'" in run.stderr_lines
+
+
 def test_a_secret_with_a_mapping_for_a_name_is_never_quoted_as_a_duplicate(tmp_path: Path) -> None:
     repo = repo_copy(tmp_path)
     secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {token: HUNTER2-SECRET}\n"
@@ -300,3 +354,37 @@ def test_restart_requested_in_git_with_restart_f_syncs_with_a_warning(tmp_path: 
     ]
     assert "spec.restart must be unset on create" in run.stderr
     assert "fine for a graph that exists" in run.stderr
+
+
+def test_a_file_past_the_limit_is_refused_without_being_read_whole(tmp_path: Path) -> None:
+    """A 500 MB manifest once cost 512 MB of RSS (here 150 MB, sparse): the redaction
+    check read it all. The plugin, run by the harness in a fresh process, must stay small."""
+    import subprocess
+    import sys
+
+    repo = repo_copy(tmp_path)
+    with open(repo / "apps" / "plain" / "huge.yaml", "wb") as fh:
+        fh.write(b"apiVersion: v1\nkind: Secret\n")
+        fh.truncate(150 * 1024 * 1024)
+    script = (
+        "import resource, sys\n"
+        "from pathlib import Path\n"
+        "from tests.argocd.harness import run_plugin\n"
+        "run = run_plugin(Path(sys.argv[1]), 'apps/plain')\n"
+        "rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024\n"
+        "print(run.returncode, rss_mb)\n"
+        "print(run.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(repo)],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    head, _, stderr = proc.stdout.partition("\n")
+    returncode, rss_mb = map(int, head.split())
+    assert returncode == 1
+    assert "huge.yaml: file is larger than the 16 MiB limit" in stderr
+    assert rss_mb < 120, f"{rss_mb} MB resident"
