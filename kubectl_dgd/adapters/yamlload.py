@@ -59,6 +59,8 @@ class Document:
     line: int
     data: Any
     lines: dict[str, int] = field(default_factory=dict)
+    # Where the document's root node ends, as the parser counts (0-based line and column).
+    end: tuple[int, int] | None = None
 
 
 def is_stream_path(path: str) -> bool:
@@ -140,8 +142,9 @@ def load_text(text: str, source: str) -> list[Document]:
             node = loader.get_node()
             builder = _Builder(source, node)
             data = builder.build(node, "", 0)
+            end = (node.end_mark.line, node.end_mark.column)
             documents.append(
-                Document(source, position, node.start_mark.line + 1, data, builder.lines)
+                Document(source, position, node.start_mark.line + 1, data, builder.lines, end)
             )
             position += 1
     except MarkedYAMLError as err:
@@ -166,15 +169,15 @@ def _loader_class() -> Any:
     """ruamel's C loader with kubectl's YAML 1.1 booleans for plain scalars (built once, lazily:
     importing ruamel costs start-up time that --help and completion need not pay)."""
     from ruamel.yaml.cyaml import CSafeLoader
-    from ruamel.yaml.nodes import ScalarNode
 
     class Loader(CSafeLoader):
-        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-            # implicit[0]: a plain scalar without a tag; quoted "yes" stays a string.
-            if kind is ScalarNode and implicit[0] and value in YAML11_BOOLS:
-                return super().resolve(kind, "true", implicit)
-            return super().resolve(kind, value, implicit)
+        pass
 
+    # Plain scalars only (the resolver is not asked about quoted ones); class-local copy.
+    words = "|".join(re.escape(word) for word in YAML11_BOOLS)
+    Loader.add_implicit_resolver_base(
+        "tag:yaml.org,2002:bool", re.compile(f"^(?:{words})$"), list("yYnNtTfFoO")
+    )
     return Loader
 
 

@@ -19,7 +19,11 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("name", required=False)
 @click.option(
-    "-f", "--filename", "path", type=click.Path(), help="Edit this manifest in place (GitOps)."
+    "-f",
+    "--filename",
+    "path",
+    type=click.Path(),
+    help="Edit this manifest in place (GitOps); - reads stdin and prints the edited stream.",
 )
 @click.option(
     "--name", "graph_name", help="With -f: the graph to restart when the file holds several."
@@ -116,9 +120,18 @@ def _restart_file(
     out = sys.stdout
     if dry_run:
         out.write(result.diff)
+    elif result.streamed:  # - or /dev/stdin: the edited stream is the output, the rest is talk
+        out.write(result.output)
+        out.flush()
+        out = sys.stderr
     out.write(f"{graph}: restart id {result.plan.old_id or '(none)'} -> {result.plan.new_id}\n")
     out.write(f"strategy: {result.plan.describe()}\n")
-    out.write(f"{'dry run: nothing written to' if dry_run else 'updated'} {path}\n")
+    if dry_run:
+        out.write(f"dry run: nothing written to {path}\n")
+    elif result.streamed:
+        out.write("edited stream written to standard output\n")
+    else:
+        out.write(f"updated {path}\n")
     if result.may_be_new:
         click.echo(
             f"warning: apply this only to a graph that already exists: {CREATE_MESSAGE}", err=True

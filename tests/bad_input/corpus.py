@@ -175,6 +175,30 @@ def harmless_cases() -> list[Harmless]:
     ]
 
 
+# A large file: the valid graph, then ConfigMaps (comments, quoting, flow lists) up to a size.
+_CONFIGMAP = (
+    "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{n}\n  labels: {{app: bench}}\n"
+    "data:\n  # a comment that must survive\n  key: 'value {n}'\n  other: \"text\"\n"
+    "  list: [a, b, c]\n"
+)
+
+
+def write_large_file(path: Path, mebibytes: float) -> int:
+    """The example graph, then ConfigMaps up to ``mebibytes``; returns the size in bytes."""
+    limit = int(mebibytes * 1024 * 1024)
+    parts = [VALID_GRAPH_FILE.read_text()]
+    size, n = len(parts[0]), 0
+    while True:
+        chunk = _CONFIGMAP.format(n=n)
+        if size + len(chunk) > limit:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+        n += 1
+    path.write_text("".join(parts))
+    return size
+
+
 def write_cases(directory: Path) -> dict[str, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
