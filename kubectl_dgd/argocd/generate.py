@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import Document, load_file
+from kubectl_dgd.argocd.listcheck import list_item_problems
 from kubectl_dgd.argocd.settings import Settings, api_versions, read_settings
 from kubectl_dgd.argocd.source import AppSource, list_manifests, locate
 from kubectl_dgd.core.findings import Finding
@@ -155,6 +156,7 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
             result.warnings.append(f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)")
         return result
     for doc, (objs, stray) in zip(docs, per_doc, strict=True):
+        result.errors.extend(list_item_problems(doc, shown))
         if stray:
             result.errors.append(
                 f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)"

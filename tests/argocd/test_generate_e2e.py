@@ -388,3 +388,31 @@ def test_a_file_past_the_limit_is_refused_without_being_read_whole(tmp_path: Pat
     assert returncode == 1
     assert "huge.yaml: file is larger than the 16 MiB limit" in stderr
     assert rss_mb < 120, f"{rss_mb} MB resident"
+
+
+@pytest.mark.parametrize(
+    ("items", "problem"),
+    [
+        (
+            "- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- just text\n",
+            "list.yaml:5: items[1]: not a Kubernetes object",
+        ),
+        (
+            "- apiVersion: v1\n  kind: List\n  items:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
+            "list.yaml:4: items[0]: a List inside a List",
+        ),
+    ],
+    ids=["non-object-item", "nested-list"],
+)
+def test_list_items_argocd_would_drop_or_not_unpack_fail_the_generate(
+    tmp_path: Path, items: str, problem: str
+) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "list.yaml").write_text(
+        f"apiVersion: v1\nkind: List\nitems:\n{items}"
+    )
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, "")
+    assert any(line.startswith("list.yaml:4: ") and problem in line for line in run.stderr_lines), (
+        run.stderr
+    )
