@@ -413,6 +413,4 @@ def test_list_items_argocd_would_drop_or_not_unpack_fail_the_generate(
     )
     run = run_plugin(repo, "apps/plain")
     assert (run.returncode, run.stdout) == (1, "")
-    assert any(line.startswith("list.yaml:4: ") and problem in line for line in run.stderr_lines), (
-        run.stderr
-    )
+    assert any(line.startswith(problem) for line in run.stderr_lines), run.stderr
