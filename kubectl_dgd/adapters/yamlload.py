@@ -309,22 +309,42 @@ def _refuse_deep_nesting(text: str, source: str) -> None:
 
 
 def expand_paths(paths: list[str]) -> list[str]:
-    """Files as given; directories walked recursively for manifest files, hidden entries skipped, sorted."""
+    """Files as given; directories walked recursively for manifest files, hidden entries skipped,
+    sorted. Symbolically linked directories inside the walked tree are followed (as the Argo CD
+    plugin follows them), each directory once per branch so a link back up cannot loop; one
+    that leads outside the tree is refused rather than skipped, which would hide its files."""
     result: list[str] = []
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            result.extend(str(p) for p in _walk(Path(path)))
+            root = Path(os.path.realpath(path))
+            result.extend(str(p) for p in _walk(Path(path), root, root, frozenset({root})))
         else:
             result.append(path)
     return result
 
 
-def _walk(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
-                yield Path(dirpath) / name
+def _walk(shown: Path, real: Path, root: Path, chain: frozenset[Path]) -> Iterator[Path]:
+    try:
+        entries = sorted(os.scandir(real), key=lambda e: e.name)
+    except OSError as err:
+        raise InputError(f"cannot list directory: {err.strerror or err}", str(shown)) from None
+    visible = [e for e in entries if not e.name.startswith(".")]
+    directories = [e for e in visible if e.is_dir(follow_symlinks=True)]
+    # A directory's files first, then its subdirectories (the order os.walk gave).
+    for entry in visible:
+        if entry not in directories and entry.name.endswith(MANIFEST_SUFFIXES):
+            yield shown / entry.name
+    for entry in directories:
+        path = shown / entry.name
+        target = Path(os.path.realpath(entry.path)) if entry.is_symlink() else real / entry.name
+        if entry.is_symlink() and not (target == root or root in target.parents):
+            raise InputError(
+                "symbolic link leads outside the directory being read; not followed "
+                "(give its target as an argument of its own)",
+                str(path),
+            )
+        if target not in chain:  # a link back up the tree is read once, not forever
+            yield from _walk(path, target, root, chain | {target})
 
 
 class _Builder:
