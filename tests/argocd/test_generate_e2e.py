@@ -414,3 +414,26 @@ def test_list_items_argocd_would_drop_or_not_unpack_fail_the_generate(
     run = run_plugin(repo, "apps/plain")
     assert (run.returncode, run.stdout) == (1, "")
     assert any(line.startswith(problem) for line in run.stderr_lines), run.stderr
+
+
+def test_a_fifo_named_yaml_fails_the_generate_in_one_line_without_waiting(tmp_path: Path) -> None:
+    """Git cannot hold a FIFO, so the harness cannot copy one: made in place, then run as the
+    repo server runs the plugin (plugin.yaml's command, the cmp-server environment)."""
+    import subprocess
+
+    from tests.argocd.harness import argocd_env, plugin_spec
+
+    repo = repo_copy(tmp_path)
+    os.mkfifo(repo / "apps" / "plain" / "pipe.yaml")
+    step = plugin_spec()["generate"]
+    proc = subprocess.run(
+        [*step["command"], *step.get("args", [])],
+        cwd=repo / "apps" / "plain",
+        env=argocd_env("apps/plain"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert "pipe.yaml: not a regular file (a FIFO, socket or device); not read" in proc.stderr
