@@ -437,3 +437,20 @@ def test_a_fifo_named_yaml_fails_the_generate_in_one_line_without_waiting(tmp_pa
     )
     assert (proc.returncode, proc.stdout) == (1, "")
     assert "pipe.yaml: not a regular file (a FIFO, socket or device); not read" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["huge-hex-int.yaml", "huge-int.json", "bool-maybe.yaml"])
+def test_numbers_past_64_bits_and_bad_booleans_fail_the_generate_in_one_line(
+    tmp_path: Path, name: str
+) -> None:
+    from tests.bad_input.corpus import unreadable_cases
+
+    case = next(c for c in unreadable_cases() if c.name == name)
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / name).write_bytes(case.content)
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, "")
+    assert "Traceback" not in run.stderr
+    [line] = [line for line in run.stderr_lines if line.startswith(f"{name}:")]
+    assert line.startswith(f"{name}:{case.line}: ") and case.message in line, line
+    assert len(line) < 300
