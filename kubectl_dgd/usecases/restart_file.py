@@ -7,7 +7,9 @@ overwritten. The edit is read back with the reader ``validate`` uses before anyt
 written. ``-`` and ``/dev/stdin`` mean: read standard input, print the edited stream.
 
 Work is linear in the file: only the chosen document's text is composed for the splice and
-read back; the rest of the file is copied around it unchanged.
+read back; the rest of the file is copied around it unchanged. Files up to 256 KiB are first
+read whole as validate reads them (a malformed document anywhere refuses the edit); in larger
+ones, documents whose kind is plainly another word than DynamoGraphDeployment are not parsed.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from kubectl_dgd.errors import DgdError, InputError, RefusedError
 from kubectl_dgd.model.kinds import is_dgd
 
 _BOM = b"\xef\xbb\xbf"
+# Files up to this size are read whole by validate's reader (a malformed document anywhere
+# refuses the edit); larger ones only where a graph may be, to stay linear and fast.
+WHOLE_READ_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -106,8 +111,11 @@ def _edit(raw: bytes, path: str, request: RestartRequest, now: datetime, name: s
 
 
 def _graph_candidates(text: str, path: str) -> list[tuple[int, Document]] | None:
-    """The documents that may be graphs, each parsed alone, with the offset of its text; the
-    others are never parsed (they are copied byte for byte). None: parse the file whole."""
+    """For a large file, the documents that may be graphs, each parsed alone, with the offset
+    of its text; the others are not parsed (they are copied byte for byte). None: parse the
+    file whole, as validate reads it (always done below WHOLE_READ_BYTES: it costs little)."""
+    if len(text) <= WHOLE_READ_BYTES:
+        return None
     pieces = None if path.endswith(".json") else document_pieces(text)
     if pieces is None:
         return None

@@ -248,3 +248,17 @@ def test_restart_on_one_graph_of_a_large_file_is_linear(tmp_path: Path) -> None:
     assert elapsed < 30, f"{elapsed:.1f} s"
     text = target.read_text()
     assert "    id: fast\n" in text and text.count("kind: ConfigMap") > 90_000
+
+
+def test_a_malformed_document_beside_the_graph_refuses_the_edit(tmp_path: Path) -> None:
+    """restart -f never writes a file validate cannot read (here a ConfigMap with a duplicate
+    key next to the graph): the file is read whole first, as validate reads it."""
+    target = tmp_path / "mixed.yaml"
+    text = GRAPH + "---\napiVersion: v1\nkind: ConfigMap\ndata:\n  a: 1\n  a: 2\n"
+    target.write_text(text)
+    result = run_cli("restart", "-f", str(target), "--id", "x")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: {target}:{GRAPH.count(chr(10)) + 6}: duplicate key 'a'"
+    ]
+    assert target.read_text() == text
