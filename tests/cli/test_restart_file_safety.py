@@ -262,3 +262,21 @@ def test_a_malformed_document_beside_the_graph_refuses_the_edit(tmp_path: Path) 
         f"error: {target}:{GRAPH.count(chr(10)) + 6}: duplicate key 'a'"
     ]
     assert target.read_text() == text
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ['"DynamoGraph\\x44eployment"', "!!str DynamoGraphDeployment", "&k DynamoGraphDeployment"],
+    ids=["escaped", "tagged", "anchored"],
+)
+def test_in_a_large_file_a_graph_whatever_its_kind_spelling_is_found(
+    tmp_path: Path, kind: str
+) -> None:
+    """Large files skip documents plainly of another kind: anything unusual is parsed."""
+    target = tmp_path / "big.yaml"
+    write_large_file(target, 0.5)
+    text = target.read_text().replace("kind: DynamoGraphDeployment", f"kind: {kind}", 1)
+    target.write_text("---\n".join(text.split("---\n")[1:]) + "---\n" + text.split("---\n")[0])
+    result = run_cli("restart", "-f", str(target), "--id", "found")
+    assert result.returncode == 0, result.stderr
+    assert "    id: found\n" in target.read_text()
