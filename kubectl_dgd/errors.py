@@ -32,6 +32,12 @@ class RefusedError(DgdError):
     exit_code = Exit.FAILED
 
 
+class ChangedMeanwhileError(DgdError):
+    """Someone else changed a file between our read and our replace; their version is kept."""
+
+    exit_code = Exit.FAILED
+
+
 class ReconcileError(DgdError):
     """Admission would accept the object, but the operator would fail to reconcile it."""
 

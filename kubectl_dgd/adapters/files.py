@@ -15,11 +15,12 @@ import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_dgd.errors import DgdError, InputError
+from kubectl_dgd.errors import ChangedMeanwhileError, DgdError, InputError
 
 
 class WriteError(DgdError):
@@ -80,38 +81,265 @@ def plain_documents(text: str, source: str) -> list[Any]:
         raise InputError(f"malformed YAML: {err}", source) from None
 
 
-def atomic_write(path: str, data: str) -> None:
+@dataclass(frozen=True)
+class Snapshot:
+    """A file as read under its edit lock: the bytes and the stat that identify that version."""
+
+    path: str  # as given, for messages
+    target: str  # symlinks resolved: the file that is replaced
+    raw: bytes
+    stat: os.stat_result
+
+
+LOCK_WAIT_SECONDS = 60.0
+
+
+@contextlib.contextmanager
+def locked_for_edit(path: str, limit: int) -> Iterator[Snapshot]:
+    """Hold an advisory lock (flock) on ``path`` while it is read, edited and replaced.
+
+    The lock is taken on the file itself, so no lock file is left in the repository. A writer
+    that replaced the file while we waited for the lock released a different inode: we then
+    lock the new one, and read only after holding the lock on the file ``path`` names.
+    """
+    import fcntl
+
+    target = os.path.realpath(path)
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        fd = _open_regular(target, path)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise WriteError(
+                            f"{path}: another process holds its edit lock; not written"
+                        ) from None
+                    time.sleep(0.02)
+            now = os.stat(target)
+            if _same_file(now, os.fstat(fd)):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+    try:
+        os.set_blocking(fd, True)
+        raw = _read_at_most(fd, limit + 1)
+        if len(raw) > limit:
+            raise InputError(f"file is larger than the {limit // (1024 * 1024)} MiB limit", path)
+        yield Snapshot(path, target, raw, os.fstat(fd))
+    finally:
+        os.close(fd)  # releases the lock, after the replace
+
+
+def _open_regular(target: str, shown: str) -> int:
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer.
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError("no such file", shown) from None
+    except PermissionError:
+        raise InputError("permission denied", shown) from None
+    except OSError as err:
+        raise InputError(err.strerror or str(err), shown) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        what = "is a directory" if stat.S_ISDIR(mode) else "not a regular file (a FIFO or device)"
+        raise InputError(f"{what}; not edited", shown)
+    return fd
+
+
+def _read_at_most(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _unchanged(a: os.stat_result, b: os.stat_result) -> bool:
+    return _same_file(a, b) and (a.st_size, a.st_mtime_ns, a.st_ctime_ns) == (
+        b.st_size,
+        b.st_mtime_ns,
+        b.st_ctime_ns,
+    )
+
+
+def atomic_write(path: str, data: str, expected: Snapshot | None = None) -> None:
     """Replace ``path`` with ``data`` via a temporary file in the same directory.
 
-    The original mode is kept and a symlink is followed (its target is replaced). Any failure
-    removes the temporary file and leaves the original untouched.
+    Mode, owner and extended attributes are kept (xattrs where the file system allows); a
+    symlink is followed (its target is replaced); the directory is synced after the rename.
+    Refused, with the file untouched: what is not a regular file, a read-only file, a file with
+    other hard links (they would be split off). With ``expected`` (the version read under the
+    edit lock) the file is compared just before the rename: if anyone changed it, theirs stays
+    and ChangedMeanwhileError is raised. Any failure, SIGTERM included, removes the temporary file.
     """
-    target = os.path.realpath(path)
+    target = expected.target if expected is not None else os.path.realpath(path)
     directory = os.path.dirname(target) or "."
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        current = os.stat(target)
     except OSError as err:
         raise WriteError(f"{path}: cannot read file mode: {err.strerror or err}") from err
+    _refuse_unsafe_target(path, current)
+    if expected is not None:
+        _refuse_if_changed(expected, current)
     tmp_path = ""
     try:
-        fd, tmp_path = tempfile.mkstemp(
-            dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp"
-        )
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp_path, mode)
-        os.replace(tmp_path, target)
-        tmp_path = ""
+        with _terminate_as_exception():
+            # Held back until the name is known here: a signal inside mkstemp would leave
+            # a file nobody knows the name of.
+            held = _hold_signals()
+            try:
+                fd, tmp_path = tempfile.mkstemp(
+                    dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp"
+                )
+            finally:
+                _release_signals(held)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                fh.write(data)
+                fh.flush()
+                _keep_owner_and_xattrs(path, target, tmp_path, current, fh.fileno())
+                os.chmod(tmp_path, stat.S_IMODE(current.st_mode))
+                os.fsync(fh.fileno())
+            if expected is not None:
+                _refuse_if_changed(expected, os.stat(target))
+            os.replace(tmp_path, target)
+            tmp_path = ""
+            _fsync_directory(directory)
     except OSError as err:
         raise WriteError(
             f"{path}: not written ({err.strerror or err}); the file is unchanged"
         ) from err
+    except _Terminated as stop:
+        if tmp_path:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_path)
+            tmp_path = ""
+        import signal
+
+        signal.raise_signal(stop.signum)  # ends the process as the signal would have
+        raise SystemExit(128 + stop.signum) from None
     finally:
         if tmp_path:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_path)
+
+
+def _refuse_unsafe_target(path: str, current: os.stat_result) -> None:
+    if not stat.S_ISREG(current.st_mode):
+        raise WriteError(f"{path}: not a regular file; not replaced")
+    if not current.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
+        raise WriteError(f"{path}: the file is read-only; not written")
+    if current.st_nlink > 1:
+        raise WriteError(
+            f"{path}: the file has {current.st_nlink} hard links and replacing it would split "
+            "them; not written"
+        )
+
+
+def _refuse_if_changed(expected: Snapshot, current: os.stat_result) -> None:
+    changed = not _unchanged(current, expected.stat)
+    if not changed:
+        with open(expected.target, "rb") as fh:
+            changed = fh.read(len(expected.raw) + 1) != expected.raw
+    if changed:
+        raise ChangedMeanwhileError(
+            f"{expected.path}: changed by someone else while being edited; not written, their "
+            "version is kept (run again)"
+        )
+
+
+def _keep_owner_and_xattrs(
+    path: str, target: str, tmp_path: str, current: os.stat_result, fd: int
+) -> None:
+    if (current.st_uid, current.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, current.st_uid, current.st_gid)
+        except PermissionError:
+            raise WriteError(
+                f"{path}: cannot keep the file's owner ({current.st_uid}:{current.st_gid}); "
+                "not written"
+            ) from None
+    for name in _xattr_names(target):
+        with contextlib.suppress(OSError):  # "where permitted": security.* may need privileges
+            os.setxattr(tmp_path, name, os.getxattr(target, name))
+
+
+def _xattr_names(target: str) -> list[str]:
+    try:
+        return os.listxattr(target)
+    except (OSError, AttributeError):
+        return []
+
+
+def _fsync_directory(directory: str) -> None:
+    """Make the rename itself durable: without it a crash can bring back the old file."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _hold_signals() -> set[int] | None:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP}))
+
+
+def _release_signals(held: set[int] | None) -> None:
+    import signal
+
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+class _Terminated(BaseException):
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _terminate_as_exception() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise _Terminated while the temporary file exists, so the caller
+    can remove it before the process ends as the signal would have ended it."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, _frame: Any) -> None:
+        raise _Terminated(signum)
+
+    saved = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, previous in saved.items():
+            signal.signal(sig, previous)
 
 
 # ---- node positions -----------------------------------------------------------------------------

@@ -7,16 +7,21 @@ Round-trip (comment-preserving) loading lives in ``adapters.files`` and is used 
 
 from __future__ import annotations
 
+import base64
+import binascii
+import functools
 import io
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kubectl_dgd.core.paths import child, index
+from kubectl_dgd.core.redact import may_hold_secret, quoted_or_hidden
 from kubectl_dgd.errors import InputError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -29,6 +34,20 @@ MAX_DEPTH = 200
 # measured exactly with the event parser, which keeps its own stack, before composing.
 DEPTH_BOUND_CHECKED = 2000
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+# Paths that name a stream rather than a file: read as they come (they are pipes or terminals).
+STREAM_PATHS = ("-", "/dev/stdin")
+_STREAM_PREFIXES = ("/dev/fd/", "/proc/self/fd/")
+# kubectl's decoder (go-yaml v2) reads these plain scalars as booleans: YAML 1.1, not 1.2.
+YAML11_BOOLS = {
+    **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE"), True),
+    **dict.fromkeys(("on", "On", "ON"), True),
+    **dict.fromkeys(("n", "N", "no", "No", "NO", "false", "False", "FALSE"), False),
+    **dict.fromkeys(("off", "Off", "OFF"), False),
+}
+# Integers kubectl can hold (int64, or uint64 for large positives); longer digit strings are
+# refused before int() is called, so no input reaches Python's 4,300-digit limit or its cost.
+_INT_MIN, _UINT_MAX = -(2**63), 2**64 - 1
+_MAX_INT_DIGITS = 70
 
 
 @dataclass
@@ -40,17 +59,41 @@ class Document:
     line: int
     data: Any
     lines: dict[str, int] = field(default_factory=dict)
+    # Where the document's root node ends, as the parser counts (0-based line and column).
+    end: tuple[int, int] | None = None
+
+
+def is_stream_path(path: str) -> bool:
+    """``-``, ``/dev/stdin`` and ``/dev/fd/N`` (shell process substitution) name streams."""
+    return path in STREAM_PATHS or path.startswith(_STREAM_PREFIXES)
 
 
 def read_bytes(path: str) -> bytes:
-    """Read a file, refusing what is too large or unreadable; ``-`` is standard input."""
+    """Read a file, refusing what is too large or unreadable; ``-`` is standard input.
+
+    Never more than the limit plus one byte is read. A FIFO, socket or device given as a file
+    (or met in a directory) is refused instead of read: opening a FIFO waits for a writer forever.
+    """
     try:
         if path == "-":
             import sys
 
             raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-        else:
+        elif is_stream_path(path):
             with open(path, "rb") as fh:
+                raw = fh.read(MAX_FILE_BYTES + 1)
+        else:
+            # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            with open(fd, "rb") as fh:
+                mode = os.fstat(fd).st_mode
+                if stat.S_ISDIR(mode):
+                    raise IsADirectoryError
+                if not stat.S_ISREG(mode):
+                    raise InputError(
+                        "not a regular file (a FIFO, socket or device); not read", path
+                    )
+                os.set_blocking(fd, True)
                 raw = fh.read(MAX_FILE_BYTES + 1)
     except IsADirectoryError:
         raise InputError("is a directory", path) from None
@@ -82,7 +125,6 @@ def decode(raw: bytes, source: str) -> str:
 
 def load_text(text: str, source: str) -> list[Document]:
     """Parse a YAML (or JSON) stream into documents; raise InputError naming file and line."""
-    from ruamel.yaml.cyaml import CSafeLoader
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
@@ -92,16 +134,17 @@ def load_text(text: str, source: str) -> list[Document]:
         raise InputError(_reader_problem(err), source, _line_at(text, err.position)) from None
     except MarkedYAMLError:
         pass  # reported with its line by the composer below
-    loader = CSafeLoader(io.StringIO(text))
+    loader = _loader_class()(io.StringIO(text))
     documents: list[Document] = []
     try:
         position = 0
         while loader.check_node():
             node = loader.get_node()
-            builder = _Builder(source)
+            builder = _Builder(source, node)
             data = builder.build(node, "", 0)
+            end = (node.end_mark.line, node.end_mark.column)
             documents.append(
-                Document(source, position, node.start_mark.line + 1, data, builder.lines)
+                Document(source, position, node.start_mark.line + 1, data, builder.lines, end)
             )
             position += 1
     except MarkedYAMLError as err:
@@ -111,13 +154,31 @@ def load_text(text: str, source: str) -> list[Document]:
         raise InputError(f"malformed YAML: {_one_line(problem)}", source, line) from None
     except ReaderError as err:
         raise InputError(_reader_problem(err), source, _line_at(text, err.position)) from None
-    except YAMLError as err:
-        raise InputError(f"malformed YAML: {_one_line(str(err))}", source) from None
+    except YAMLError:
+        # Not marked: no position, and its text is not known to be free of the input's.
+        raise InputError("malformed YAML", source) from None
     except RecursionError:
         raise InputError("document is nested too deeply", source) from None
     finally:
         loader.dispose()
     return documents
+
+
+@functools.cache
+def _loader_class() -> Any:
+    """ruamel's C loader with kubectl's YAML 1.1 booleans for plain scalars (built once, lazily:
+    importing ruamel costs start-up time that --help and completion need not pay)."""
+    from ruamel.yaml.cyaml import CSafeLoader
+
+    class Loader(CSafeLoader):
+        pass
+
+    # Plain scalars only (the resolver is not asked about quoted ones); class-local copy.
+    words = "|".join(re.escape(word) for word in YAML11_BOOLS)
+    Loader.add_implicit_resolver_base(
+        "tag:yaml.org,2002:bool", re.compile(f"^(?:{words})$"), list("yYnNtTfFoO")
+    )
+    return Loader
 
 
 def load_file(path: str) -> list[Document]:
@@ -136,13 +197,48 @@ def parse_manifest(text: str, path: str) -> list[Document]:
     return load_text(text, path)
 
 
+class _JsonDuplicate(Exception):
+    pass
+
+
+class _JsonBigInt(Exception):
+    pass
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _JsonDuplicate
+    return result
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_INT_DIGITS:
+        raise _JsonBigInt
+    value = int(text)
+    if not _INT_MIN <= value <= _UINT_MAX:
+        raise _JsonBigInt
+    return value
+
+
 def _parse_json(text: str, source: str) -> Any:
+    """JSON with duplicate keys refused (as in YAML files) and integers bounded to 64 bits."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int)
     except json.JSONDecodeError as err:
         raise InputError(f"malformed JSON: {err.msg}", source, err.lineno) from None
     except RecursionError:
         raise InputError("document is nested too deeply", source) from None
+    except (_JsonDuplicate, _JsonBigInt) as err:
+        # The YAML reader names the line (and hides the key in a Secret); JSON it refuses
+        # (tabs) gets the same words without one.
+        problem = "duplicate key" if isinstance(err, _JsonDuplicate) else "bad int value"
+        try:
+            load_text(text, source)
+        except InputError as named:
+            if problem in str(named):
+                raise
+        raise InputError(f"malformed JSON: {problem}", source) from None
 
 
 def _one_line(message: str) -> str:
@@ -150,8 +246,10 @@ def _one_line(message: str) -> str:
 
 
 def _short(value: object, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    """A quoted value, shortened inside its quotes so the quoting stays whole."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[: limit - 5]) + "..."
+    return repr(value)
 
 
 def _line_at(text: str, position: int | None) -> int | None:
@@ -211,29 +309,51 @@ def _refuse_deep_nesting(text: str, source: str) -> None:
 
 
 def expand_paths(paths: list[str]) -> list[str]:
-    """Files as given; directories walked recursively for manifest files, hidden entries skipped, sorted."""
+    """Files as given; directories walked recursively for manifest files, hidden entries skipped,
+    sorted. Symbolically linked directories inside the walked tree are followed (as the Argo CD
+    plugin follows them), each directory once per branch so a link back up cannot loop; one
+    that leads outside the tree is refused rather than skipped, which would hide its files."""
     result: list[str] = []
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            result.extend(str(p) for p in _walk(Path(path)))
+            root = Path(os.path.realpath(path))
+            result.extend(str(p) for p in _walk(Path(path), root, root, frozenset({root})))
         else:
             result.append(path)
     return result
 
 
-def _walk(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            if name.endswith(MANIFEST_SUFFIXES) and not name.startswith("."):
-                yield Path(dirpath) / name
+def _walk(shown: Path, real: Path, root: Path, chain: frozenset[Path]) -> Iterator[Path]:
+    try:
+        entries = sorted(os.scandir(real), key=lambda e: e.name)
+    except OSError as err:
+        raise InputError(f"cannot list directory: {err.strerror or err}", str(shown)) from None
+    visible = [e for e in entries if not e.name.startswith(".")]
+    directories = [e for e in visible if e.is_dir(follow_symlinks=True)]
+    # A directory's files first, then its subdirectories (the order os.walk gave).
+    for entry in visible:
+        if entry not in directories and entry.name.endswith(MANIFEST_SUFFIXES):
+            yield shown / entry.name
+    for entry in directories:
+        path = shown / entry.name
+        target = Path(os.path.realpath(entry.path)) if entry.is_symlink() else real / entry.name
+        if entry.is_symlink() and not (target == root or root in target.parents):
+            raise InputError(
+                "symbolic link leads outside the directory being read; not followed "
+                "(give its target as an argument of its own)",
+                str(path),
+            )
+        if target not in chain:  # a link back up the tree is read once, not forever
+            yield from _walk(path, target, root, chain | {target})
 
 
 class _Builder:
     """Plain values from composed nodes, recording a line per path."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, root: Any) -> None:
         self.source = source
+        self.root = root
+        self._secret: bool | None = None
         self.lines: dict[str, int] = {}
         self.expanded = 0
         # Aliases share one node object: on a repeat visit, the memoised size of the subtree
@@ -276,6 +396,7 @@ class _Builder:
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, MappingNode):
             result: dict[Any, Any] = {}
+            merged_keys: set[Any] = set()
             for key_node, value_node in node.value:
                 if _tag(key_node) == "tag:yaml.org,2002:merge":
                     merged = self.build(value_node, path, depth + 1, in_alias)
@@ -286,18 +407,24 @@ class _Builder:
                             self.source,
                             key_node.start_mark.line + 1,
                         )
+                    # Earlier merges and the mapping's own keys win, as in go-yaml and PyYAML.
                     for item in items:
                         for k, v in item.items():
-                            result.setdefault(k, v)
+                            if k not in result:
+                                result[k] = v
+                                merged_keys.add(k)
                     continue
                 if not isinstance(key_node, ScalarNode):
                     raise InputError(
                         "mapping keys must be scalars", self.source, key_node.start_mark.line + 1
                     )
-                key = _json_key(_scalar(key_node, self.source), self.source, key_node)
-                if key in result:
+                key = _json_key(self.scalar(key_node), self.source, key_node)
+                if key in merged_keys:
+                    merged_keys.discard(key)  # the mapping's own key overrides the merge
+                elif key in result:
+                    shown = quoted_or_hidden(_short(key), self.secret())
                     raise InputError(
-                        f"duplicate key {_short(key)}", self.source, key_node.start_mark.line + 1
+                        f"duplicate key {shown}", self.source, key_node.start_mark.line + 1
                     )
                 key_path = child(path, key)
                 self.lines[key_path] = key_node.start_mark.line + 1
@@ -308,7 +435,22 @@ class _Builder:
                 self.build(item, index(path, i), depth + 1, in_alias)
                 for i, item in enumerate(node.value)
             ]
-        return _scalar(node, self.source)
+        return self.scalar(node)
+
+    def scalar(self, node: Any) -> Any:
+        try:
+            return _scalar(node)
+        except _BadScalar as err:
+            shown = quoted_or_hidden(_short(node.value), self.secret())
+            raise InputError(
+                f"bad {err.kind} value {shown}", self.source, node.start_mark.line + 1
+            ) from None
+
+    def secret(self) -> bool:
+        """Whether this document is or may be a Secret: messages then quote none of its text."""
+        if self._secret is None:
+            self._secret = may_hold_secret(_top_level_kinds(self.root))
+        return self._secret
 
     def _size(self, node: Any) -> int:
         """Nodes in the expanded subtree, capped just past the limit."""
@@ -349,10 +491,36 @@ def _tag(node: Any) -> str:
     return str(ctag)
 
 
-_BOOL = {"true": True, "false": False}
+class _BadScalar(Exception):
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
 
 
-def _scalar(node: Any, source: str) -> Any:
+def _top_level_kinds(root: Any) -> list[object]:
+    """Every ``kind`` of a document's top mapping as read; None for one not readable as text."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode
+
+    kinds: list[object] = []
+    if not isinstance(root, MappingNode):
+        return kinds
+    for key_node, value_node in root.value:
+        if _tag(key_node) == "tag:yaml.org,2002:merge" or not isinstance(key_node, ScalarNode):
+            kinds.append(None)  # a merge (or a complex key) may bring a kind of its own
+            continue
+        try:
+            key = _scalar(key_node)
+        except _BadScalar:
+            kinds.append(None)
+            continue
+        if key != "kind":
+            continue
+        plain = isinstance(value_node, ScalarNode) and _tag(value_node) == "tag:yaml.org,2002:str"
+        kinds.append(value_node.value if plain else None)
+    return kinds
+
+
+def _scalar(node: Any) -> Any:
+    """A scalar as kubectl's decoder reads it; raises _BadScalar for text its tag cannot hold."""
     tag = _tag(node)
     value: str = node.value
     try:
@@ -361,27 +529,9 @@ def _scalar(node: Any, source: str) -> Any:
         if tag == "tag:yaml.org,2002:null":
             return None
         if tag == "tag:yaml.org,2002:bool":
-            return _BOOL.get(value.lower(), value.lower() in ("yes", "on", "y"))
+            return YAML11_BOOLS[value]
         if tag == "tag:yaml.org,2002:int":
-            text = value.replace("_", "")
-            sign = -1 if text.startswith("-") else 1
-            text = text.lstrip("+-")
-            if text.startswith(("0o", "0O")):
-                return sign * int(text[2:], 8)
-            if text.startswith(("0x", "0X")):
-                return sign * int(text[2:], 16)
-            if text.startswith(("0b", "0B")):
-                return sign * int(text[2:], 2)
-            if (
-                len(text) > 1
-                and text.startswith("0")
-                and text.isdigit()
-                and "8" not in text
-                and "9" not in text
-            ):
-                # YAML 1.1, as Kubernetes reads manifests: 0644 is octal (e.g. defaultMode).
-                return sign * int(text, 8)
-            return sign * int(text)
+            return _int(value)
         if tag == "tag:yaml.org,2002:float":
             low = value.lower().replace("_", "")
             if low in (".nan",):
@@ -391,9 +541,31 @@ def _scalar(node: Any, source: str) -> Any:
             if low == "-.inf":
                 return float("-inf")
             return float(low)
-    except ValueError:
-        raise InputError(
-            f"bad {tag.rsplit(':', 1)[-1]} value {_short(value)}", source, node.start_mark.line + 1
-        ) from None
-    # Timestamps, binary and custom tags: keep the text as Kubernetes' JSON conversion does.
+        if tag == "tag:yaml.org,2002:binary":
+            # go-yaml decodes base64 into the string's bytes (kind: !!binary U2VjcmV0 is a Secret).
+            return base64.b64decode("".join(value.split()), validate=True).decode(
+                "utf-8", "replace"
+            )
+    except (KeyError, ValueError, binascii.Error):
+        raise _BadScalar(tag.rsplit(":", 1)[-1]) from None
+    # Timestamps and custom tags: keep the text as Kubernetes' JSON conversion does.
     return value
+
+
+def _int(value: str) -> int:
+    text = value.replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("+-")
+    base = 10
+    if text[:2] in ("0o", "0O", "0x", "0X", "0b", "0B"):
+        base = {"o": 8, "x": 16, "b": 2}[text[1].lower()]
+        text = text[2:]
+    elif len(text) > 1 and text.startswith("0") and text.isdigit() and not set("89") & set(text):
+        base = 8  # YAML 1.1, as Kubernetes reads manifests: 0644 is octal (e.g. defaultMode)
+    digits = text.lstrip("0")
+    if len(digits) > _MAX_INT_DIGITS:
+        raise ValueError("out of range")
+    number = sign * int(text, base)
+    if not _INT_MIN <= number <= _UINT_MAX:
+        raise ValueError("out of range")
+    return number

@@ -168,8 +168,21 @@ def _explicit(env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
             continue
         if "string" not in entry:
             raise UsageError(f"parameter {name}: must be a string, not an array or a map")
-        values[name] = str(entry["string"])
+        value = entry["string"]
+        if not isinstance(value, str):  # str() would stamp "None" or "5" as a restart id
+            raise UsageError(f"parameter {name}: must be a string, not {_json_type(value)}")
+        values[name] = value
     return values, warnings
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "an array" if isinstance(value, list) else "a map"
 
 
 def lookup(env: Mapping[str, str], explicit: Mapping[str, str], param: Parameter) -> str | None:

@@ -102,5 +102,13 @@ def _walk(source: AppSource, shown: Path, real: Path, listing: Listing, seen: se
             if target in seen:
                 continue  # a link back up the tree: each directory is read once
             _walk(source, link, target, listing, seen | {target})
-        elif entry.name.endswith(MANIFEST_SUFFIXES) and target.is_file():
-            listing.files.append(link)
+        elif entry.name.endswith(MANIFEST_SUFFIXES):
+            if target.is_file():
+                listing.files.append(link)
+            else:  # a FIFO would hang the read; skipping it would prune its objects
+                listing.errors.append(
+                    InputError(
+                        "not a regular file (a FIFO, socket or device); not read",
+                        source.display(link),
+                    )
+                )

@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("name", required=False)
 @click.option(
-    "-f", "--filename", "path", type=click.Path(), help="Edit this manifest in place (GitOps)."
+    "-f",
+    "--filename",
+    "path",
+    type=click.Path(),
+    help="Edit this manifest in place (GitOps); - reads stdin and prints the edited stream.",
 )
 @click.option(
     "--name", "graph_name", help="With -f: the graph to restart when the file holds several."
@@ -111,6 +115,13 @@ def _restart_file(
 
     request = RestartRequest.from_flags(parallel, order, restart_id)
     result = restart_file(path, request, deps.wall_clock(), name=graph_name, dry_run=dry_run)
-    deps.print(result.summary(), "text")
+    if result.streamed:  # - or /dev/stdin: the edited stream is the output, the rest is talk
+        deps.stdout.write(result.output)
+        deps.stdout.flush()
+        from kubectl_dgd.output.printer import print_view
+
+        print_view(result.summary(), "text", deps.stderr, deps.options())
+    else:
+        deps.print(result.summary(), "text")
     if result.may_be_new:
         deps.warn(f"warning: apply this only to a graph that already exists: {CREATE_MESSAGE}")

@@ -35,6 +35,7 @@ AMBIGUOUS = (
 )
 
 # Kubernetes quantity suffixes; GPUs are counts, so only these make sense for them.
+_MAX_COUNT_EXPONENT = 18  # int64 holds up to about 9.2e18
 _SUFFIXES: dict[str, Decimal] = {
     "m": Decimal("0.001"),
     "": Decimal(1),
@@ -119,7 +120,10 @@ def parse_count(value: Any) -> int | None:
         amount = Decimal(number) * _SUFFIXES[suffix]
     except InvalidOperation:
         return None
-    if not amount.is_finite() or amount < 0 or amount != amount.to_integral_value():
+    # Past int64 it is no count (and "9e999999" would build a million-digit integer).
+    if not amount.is_finite() or amount.adjusted() > _MAX_COUNT_EXPONENT:
+        return None
+    if amount < 0 or amount != amount.to_integral_value():
         return None
     return int(amount)
 

@@ -61,7 +61,7 @@ def _path(keys: list[Any]) -> str:
 
 
 HIDDEN = "(env value hidden)"
-_ENV_VALUE = re.compile(r"(^|\.)env\[\d+\]\.value$")
+_ENV_VALUE = re.compile(r"(^|\.)envs?\[\d+\]\.value$")  # v1alpha1 says envs
 
 
 def hide_env_values(path: str, value: Any) -> Any:

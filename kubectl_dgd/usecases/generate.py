@@ -14,7 +14,6 @@ and field path; they never quote the contents of a file that holds a Secret.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,16 +27,12 @@ from kubectl_dgd.core.nulls import without_nulls
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
+from kubectl_dgd.usecases.listcheck import list_item_problems
 
 # Below this many files a single process is faster than starting workers.
 PARALLEL_MIN_FILES = 48
 MAX_WORKERS = 8
 DGD_API = "nvidia.com/v1beta1/DynamoGraphDeployment"
-# A file that mentions the word "secret" anywhere may hold a Secret: `kind: Secret` can sit in
-# one-line JSON, a flow mapping, a List's items or before a comment. Over-matching only costs
-# the quoted text of a parse error.
-_SECRET_WORD = re.compile(rb"(?i)\bsecret\b")
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 RESTART_IN_GIT = (
     "(warning: fine for a graph that exists, as after `kubectl dgd restart -f`; "
@@ -139,12 +134,11 @@ def finding_text(source: str, finding: Finding) -> str:
     return f"{where}:{path} {finding.message}"
 
 
-def _input_error_text(err: InputError, shown: str, secret: bool) -> str:
+def _input_error_text(err: InputError, shown: str) -> str:
+    # The reader never quotes text of a document that is or may be a Secret (core/redact.py).
     text = str(err)
     where = err.source if err.line is None else f"{err.source}:{err.line}"
     message = text[len(where) + 2 :] if where and text.startswith(where + ": ") else text
-    if secret:  # parser messages may quote a scalar; in a Secret that could be its data
-        message = _QUOTED.sub("'…'", message)
     location = shown if err.line is None else f"{shown}:{err.line}"
     return f"{location}: {message}"
 
@@ -203,7 +197,7 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
     try:
         docs = load_file(str(path))
     except InputError as err:
-        result.errors.append(_input_error_text(err, shown, _looks_secret(path)))
+        result.errors.append(_input_error_text(err, shown))
         return result
     per_doc = [_objects(doc) for doc in docs]
     if not any(objs for objs, _ in per_doc):
@@ -217,6 +211,7 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
             result.warnings.append(f"{shown}: skipped: no Kubernetes objects (apiVersion and kind)")
         return result
     for doc, (objs, stray) in zip(docs, per_doc, strict=True):
+        result.errors.extend(list_item_problems(doc, shown))
         if stray:
             result.errors.append(
                 f"{shown}:{doc.line}: document is not a Kubernetes object (needs apiVersion and kind)"
@@ -282,14 +277,6 @@ def _add_previews(
             if warning:
                 outcome.warnings.append(warning)
     outcome.entries = entries
-
-
-def _looks_secret(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return bool(_SECRET_WORD.search(fh.read()))
-    except OSError:
-        return True  # when in doubt, redact
 
 
 def _check_duplicates(outcome: Outcome, namespace: str) -> None:

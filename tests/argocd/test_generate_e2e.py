@@ -112,6 +112,60 @@ def test_a_secret_written_any_way_never_has_its_value_quoted_by_a_parse_error(
     assert "HUNTER2" not in run.stderr
 
 
+_PASSWORD = "s3cr3t-Pa55w0rd-for-prod-" + "x" * 60  # past the 57 characters messages keep
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"apiVersion: v1\nkind: Secret\nmetadata: {{name: t}}\ndata:\n  password: !!int {_PASSWORD}\n",
+        f'apiVersion: v1\nkind: "\\x53ecret"\nmetadata: {{name: t}}\ndata:\n  password: !!int {_PASSWORD}\n',
+        f"apiVersion: v1\nkind: 'Secret'\ndata:\n  password: !!int \"{_PASSWORD}'\\\"x\"\n",
+        f"apiVersion: v1\nkind: !!binary U2VjcmV0\ndata:\n  password: !!int {_PASSWORD}\n",
+        f"apiVersion: v1\nkind: &k Secret\nalso: *k\ndata:\n  password: !!float {_PASSWORD}\n",
+        f"base: &b {{kind: Secret}}\napiVersion: v1\n<<: *b\ndata:\n  password: !!int {_PASSWORD}\n",
+        f"apiVersion: v1\ndata:\n  password: !!int {_PASSWORD}\nkind: Secret\n",
+        f"apiVersion: v1\ndata:\n  password: !!bool {_PASSWORD}\n",
+        f"apiVersion: v1\nkind: SecretList\nitems:\n- data: {{password: !!int {_PASSWORD}}}\n",
+        f"apiVersion: v1\nkind: Secret\nstringData:\n  {_PASSWORD}: a\n  {_PASSWORD}: b\n",
+        f'{{"apiVersion": "v1", "kind": "\\u0053ecret", "data": {{"password": !!int "{_PASSWORD}"}}}}\n',
+    ],
+    ids=[
+        "long-int",
+        "escaped-kind",
+        "mixed-quotes",
+        "binary-kind",
+        "anchored-kind",
+        "merged-kind",
+        "kind-after-value",
+        "no-kind",
+        "secret-list",
+        "duplicate-key",
+        "json-escaped-kind",
+    ],
+)
+def test_no_yaml_spelling_of_a_secret_gets_its_value_into_an_error(
+    tmp_path: Path, text: str
+) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "token.yaml").write_text(text)
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, ""), run.stderr
+    assert run.stderr_lines[0].startswith("token.yaml:"), run.stderr
+    assert "not shown" in run.stderr_lines[0], run.stderr
+    assert "Pa55w0rd" not in run.stderr
+
+
+def test_a_value_in_a_document_known_not_to_be_a_secret_is_still_quoted(tmp_path: Path) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  n: !!int twelve\n"
+    )
+    run = run_plugin(repo, "apps/plain")
+    assert run.returncode == 1
+    assert "cm.yaml:5: bad int value 'twelve'" in run.stderr_lines
+
+
 def test_a_secret_with_a_mapping_for_a_name_is_never_quoted_as_a_duplicate(tmp_path: Path) -> None:
     repo = repo_copy(tmp_path)
     secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {token: HUNTER2-SECRET}\n"
@@ -331,3 +385,103 @@ def test_the_harness_reads_yaml_as_go_does() -> None:
         "apiVersion: v1\nkind: ConfigMap\ndata: {a: y, b: 0o17, c: 017, d: 1:30}\n"
     )
     assert obj["data"] == {"a": True, "b": 15, "c": 15, "d": "1:30"}
+
+
+def test_a_file_past_the_limit_is_refused_without_being_read_whole(tmp_path: Path) -> None:
+    """A 500 MB manifest once cost 512 MB of RSS (here 150 MB, sparse): the redaction
+    check read it all. The plugin, run by the harness in a fresh process, must stay small."""
+    import subprocess
+    import sys
+
+    repo = repo_copy(tmp_path)
+    with open(repo / "apps" / "plain" / "huge.yaml", "wb") as fh:
+        fh.write(b"apiVersion: v1\nkind: Secret\n")
+        fh.truncate(150 * 1024 * 1024)
+    script = (
+        "import resource, sys\n"
+        "from pathlib import Path\n"
+        "from tests.argocd.harness import run_plugin\n"
+        "run = run_plugin(Path(sys.argv[1]), 'apps/plain')\n"
+        "rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024\n"
+        "print(run.returncode, rss_mb)\n"
+        "print(run.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(repo)],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    head, _, stderr = proc.stdout.partition("\n")
+    returncode, rss_mb = map(int, head.split())
+    assert returncode == 1
+    assert "huge.yaml: file is larger than the 16 MiB limit" in stderr
+    assert rss_mb < 120, f"{rss_mb} MB resident"
+
+
+@pytest.mark.parametrize(
+    ("items", "problem"),
+    [
+        (
+            "- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- just text\n",
+            "list.yaml:5: items[1]: not a Kubernetes object",
+        ),
+        (
+            "- apiVersion: v1\n  kind: List\n  items:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
+            "list.yaml:4: items[0]: a List inside a List",
+        ),
+    ],
+    ids=["non-object-item", "nested-list"],
+)
+def test_list_items_argocd_would_drop_or_not_unpack_fail_the_generate(
+    tmp_path: Path, items: str, problem: str
+) -> None:
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / "list.yaml").write_text(
+        f"apiVersion: v1\nkind: List\nitems:\n{items}"
+    )
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, "")
+    assert any(line.startswith(problem) for line in run.stderr_lines), run.stderr
+
+
+def test_a_fifo_named_yaml_fails_the_generate_in_one_line_without_waiting(tmp_path: Path) -> None:
+    """Git cannot hold a FIFO, so the harness cannot copy one: made in place, then run as the
+    repo server runs the plugin (plugin.yaml's command, the cmp-server environment)."""
+    import subprocess
+
+    from tests.argocd.harness import argocd_env, plugin_spec
+
+    repo = repo_copy(tmp_path)
+    os.mkfifo(repo / "apps" / "plain" / "pipe.yaml")
+    step = plugin_spec()["generate"]
+    proc = subprocess.run(
+        [*step["command"], *step.get("args", [])],
+        cwd=repo / "apps" / "plain",
+        env=argocd_env("apps/plain"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert "pipe.yaml: not a regular file (a FIFO, socket or device); not read" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["huge-hex-int.yaml", "huge-int.json", "bool-maybe.yaml"])
+def test_numbers_past_64_bits_and_bad_booleans_fail_the_generate_in_one_line(
+    tmp_path: Path, name: str
+) -> None:
+    from tests.bad_input.corpus import unreadable_cases
+
+    case = next(c for c in unreadable_cases() if c.name == name)
+    repo = repo_copy(tmp_path)
+    (repo / "apps" / "plain" / name).write_bytes(case.content)
+    run = run_plugin(repo, "apps/plain")
+    assert (run.returncode, run.stdout) == (1, "")
+    assert "Traceback" not in run.stderr
+    [line] = [line for line in run.stderr_lines if line.startswith(f"{name}:")]
+    assert line.startswith(f"{name}:{case.line}: ") and case.message in line, line
+    assert len(line) < 300

@@ -412,3 +412,22 @@ def test_generate_applies_the_operator_version(tmp_path: Path) -> None:
         tmp_path, "apps/custom-tag", env_overrides={"PARAM_OPERATOR_VERSION": "1.3"}
     )
     assert admitted.returncode == 0, admitted.stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (None, "null"),
+        (5, "a number"),
+        (True, "a boolean"),
+        (["a"], "an array"),
+        ({"a": "b"}, "a map"),
+    ],
+)
+def test_a_parameter_of_the_wrong_json_type_is_refused_not_stamped_as_text(
+    value: object, shown: str
+) -> None:
+    raw = json.dumps([{"name": "restart-id", "string": value}])
+    run = run_plugin(FIXTURE_REPO, "apps/plain", env_overrides={"ARGOCD_APP_PARAMETERS": raw})
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr_lines == [f"dgd-argocd: parameter restart-id: must be a string, not {shown}"]

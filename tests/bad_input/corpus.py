@@ -152,6 +152,112 @@ def unreadable_cases() -> list[Unreadable]:
             "malformed JSON",
         ),
         Unreadable("second-document-malformed.yaml", head + b"---\na: [\n", 16, "malformed YAML"),
+        # Hex is exempt from Python's 4,300-digit limit: the value once reached the printer.
+        Unreadable(
+            "huge-hex-int.yaml", head + b"      replicas: 0x" + b"f" * 4000 + b"\n", 14, "bad int"
+        ),
+        Unreadable("bool-maybe.yaml", head + b"      replicas: !!bool maybe\n", 14, "bad bool"),
+        Unreadable(
+            "huge-int.json",
+            b'{\n  "apiVersion": "v1",\n  "n": ' + b"9" * 5000 + b"\n}\n",
+            3,
+            "bad int",
+        ),
+        Unreadable(
+            "json-duplicate-key.json",
+            b'{\n  "kind": "DynamoGraphDeployment",\n  "kind": "ConfigMap"\n}\n',
+            3,
+            "duplicate key",
+        ),
+    ]
+
+
+# Secrets spelled every way the reader must see through; the password must never be printed.
+SECRET_VALUE = "s3cr3t-Pa55w0rd-for-prod-" + "x" * 60
+
+
+def secret_cases() -> list[Unreadable]:
+    v = SECRET_VALUE.encode()
+    meta = b"apiVersion: v1\nmetadata: {name: s}\n"
+    hidden = "value not shown"
+    return [
+        Unreadable(
+            "secret-long-int.yaml",
+            meta + b"kind: Secret\ndata:\n  p: !!int " + v + b"\n",
+            5,
+            hidden,
+        ),
+        Unreadable(
+            "secret-escaped-kind.yaml",
+            meta + b'kind: "\\x53ecret"\ndata:\n  p: !!int ' + v + b"\n",
+            5,
+            hidden,
+        ),
+        Unreadable(
+            "secret-binary-kind.yaml",
+            meta + b"kind: !!binary U2VjcmV0\ndata:\n  p: !!float " + v + b"\n",
+            5,
+            hidden,
+        ),
+        Unreadable(
+            "secret-kind-later.yaml",
+            meta + b"data:\n  p: !!int " + v + b"\nkind: Secret\n",
+            4,
+            hidden,
+        ),
+        Unreadable(
+            "secret-merged-kind.yaml",
+            meta + b"<<: {kind: Secret}\ndata:\n  p: !!int " + v + b"\n",
+            5,
+            hidden,
+        ),
+        Unreadable(
+            "secret-duplicate-key.yaml",
+            meta + b"kind: Secret\nstringData:\n  " + v + b": a\n  " + v + b": b\n",
+            6,
+            hidden,
+        ),
+        Unreadable(
+            "secret-list.yaml",
+            b"apiVersion: v1\nkind: List\nitems:\n- {kind: Secret, data: {p: !!int " + v + b"}}\n",
+            4,
+            hidden,
+        ),
+    ]
+
+
+def yaml_semantics_cases() -> list[tuple[str, str]]:
+    """(name, value text) pairs whose reading kubectl and we must agree on."""
+    return [
+        *((word, word) for word in ("yes", "no", "on", "off", "y", "n", "Y", "NO", "True", "Off")),
+        ("quoted-yes", '"yes"'),
+        ("single-quoted-no", "'no'"),
+        ("str-tag-on", "!!str on"),
+        ("bool-tag-yes", "!!bool yes"),
+        ("flow-list", "[yes, no, on, off]"),
+        ("keys-y-n", "{y: 1, n: 2}"),
+        ("octal-0644", "0644"),
+        ("octal-0o17", "0o17"),
+        ("hex", "0x1F"),
+        ("underscore", "1_000"),
+        ("plus", "+12"),
+        ("minus-zero", "-0"),
+        ("leading-zero-9", "09"),
+        ("exponent", "1e3"),
+        ("float", "1.5"),
+        ("half", ".5"),
+        ("sexagesimal", "12:30"),
+        ("tilde", "~"),
+        ("Null", "Null"),
+        ("empty-quoted", '""'),
+        ("date", "2001-12-14"),
+        ("binary", "!!binary U2VjcmV0"),
+        ("int-tag-quoted", "!!int '7'"),
+        ("float-tag", "!!float 1"),
+        ("inf-text", '".inf"'),
+        ("int64-min", "-9223372036854775808"),
+        ("merge-override", "{<<: {a: 1, b: 2}, a: 3}"),
+        ("merge-list-first-wins", "{<<: [{a: 1}, {a: 2, b: 3}]}"),
     ]
 
 
@@ -173,6 +279,30 @@ def harmless_cases() -> list[Harmless]:
         Harmless("crlf.yaml", head.replace(b"\n", b"\r\n"), 0, 1),
         Harmless("graph-between-nulls.yaml", b"--- null\n---\n" + head + b"--- ~\n", 0, 1),
     ]
+
+
+# A large file: the valid graph, then ConfigMaps (comments, quoting, flow lists) up to a size.
+_CONFIGMAP = (
+    "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{n}\n  labels: {{app: bench}}\n"
+    "data:\n  # a comment that must survive\n  key: 'value {n}'\n  other: \"text\"\n"
+    "  list: [a, b, c]\n"
+)
+
+
+def write_large_file(path: Path, mebibytes: float) -> int:
+    """The example graph, then ConfigMaps up to ``mebibytes``; returns the size in bytes."""
+    limit = int(mebibytes * 1024 * 1024)
+    parts = [VALID_GRAPH_FILE.read_text()]
+    size, n = len(parts[0]), 0
+    while True:
+        chunk = _CONFIGMAP.format(n=n)
+        if size + len(chunk) > limit:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+        n += 1
+    path.write_text("".join(parts))
+    return size
 
 
 def write_cases(directory: Path) -> dict[str, Path]:

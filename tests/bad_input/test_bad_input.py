@@ -16,10 +16,12 @@ import pytest
 from kubectl_dgd.adapters.yamlload import load_file
 from tests.bad_input.corpus import (
     GRAPH_HEAD,
+    SECRET_VALUE,
     VALID_GRAPH_FILE,
     Harmless,
     Unreadable,
     harmless_cases,
+    secret_cases,
     unreadable_cases,
     write_cases,
     write_wrong_types,
@@ -266,3 +268,54 @@ def test_restart_of_a_wrong_type_graph_changes_nothing_when_it_refuses(
         _assert_no_traceback(result)
         if result.returncode != 0:
             assert _sha(path) == before, variant.path
+
+
+@pytest.mark.parametrize("case", secret_cases(), ids=lambda c: c.name)
+@pytest.mark.parametrize("command", [["validate"], ["render"], ["restart", "-f"]])
+def test_no_spelling_of_a_secret_gets_its_value_into_an_error_line(
+    tmp_path: Path, case: Unreadable, command: list[str]
+) -> None:
+    path = tmp_path / case.name
+    path.write_bytes(case.content)
+    result = run_cli(*command, str(path))
+    assert result.returncode == 2, result.stdout + result.stderr
+    _assert_no_traceback(result)
+    if command[0] == "restart":  # it reads graphs only: a plain Secret is "no graph here"
+        assert len(_lines_naming(result, path)) == 1
+    else:
+        _assert_one_error_line(result, path, case)
+    assert SECRET_VALUE[:12] not in result.stdout + result.stderr
+
+
+_NUMBER_CASES = [
+    c for c in UNREADABLE if c.name in ("huge-hex-int.yaml", "huge-int.json", "bool-maybe.yaml")
+]
+
+
+@pytest.mark.parametrize("case", _NUMBER_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "command", [["validate"], ["render"], ["status", "-f"], ["restart", "-f"]], ids=" ".join
+)
+def test_numbers_past_64_bits_and_bad_booleans_are_one_line_in_every_file_command(
+    corpus: dict[str, Path], case: Unreadable, command: list[str]
+) -> None:
+    path = corpus[case.name]
+    result = (
+        run_cli(*command, str(path), "--id", "x")
+        if command[0] == "restart"
+        else run_cli(*command, str(path))
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    _assert_no_traceback(result)
+    _assert_one_error_line(result, path, case)
+
+
+def test_a_gpu_quantity_with_a_huge_exponent_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "gpu.yaml"
+    path.write_text(
+        GRAPH_HEAD
+        + '              resources:\n                limits:\n                  nvidia.com/gpu: "9e999999"\n'
+    )
+    result = run_cli("status", "-f", str(path), timeout=30)  # took 46 s, then a traceback
+    _assert_no_traceback(result)
+    assert "'9e999999' is not a whole number of GPUs" in result.stdout + result.stderr

@@ -49,3 +49,29 @@ def test_old_object_of_another_graph_is_reported_not_silently_ignored() -> None:
     )
     assert result.returncode == 0
     assert "--old is graph 'vllm-disagg', not this one: validated as a create" in result.stdout
+
+
+def test_a_symlinked_subdirectory_is_validated_as_the_argocd_plugin_reads_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """It was skipped (exit 0, nothing checked) while the plugin followed it."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "bad.yaml").write_text(
+        "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: x}\nspec: {components: 7}\n"
+    )
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps" / "linked").symlink_to("../real")
+    (tmp_path / "real" / "loop").symlink_to("..")  # a link back up: read once, no loop
+    result = run_cli("validate", str(tmp_path), timeout=60)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "apps/linked/bad.yaml" in result.stdout
+
+
+def test_a_symlinked_directory_leading_outside_the_tree_is_refused_in_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "away").symlink_to("../outside")
+    result = run_cli("validate", str(tmp_path / "tree"))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: {tmp_path / 'tree' / 'away'}: symbolic link leads outside the directory being "
+        "read; not followed (give its target as an argument of its own)"
+    ]

@@ -46,3 +46,17 @@ def test_other_fields_are_shown_as_they_are() -> None:
     new["spec"]["components"][0]["replicas"] = 3
     [change] = field_changes(live, new)
     assert (change.path, change.new) == ("spec.components[0].replicas", 3)
+
+
+def test_v1alpha1_envs_values_are_hidden_too() -> None:
+    def alpha(value: str) -> dict[str, Any]:
+        return {
+            "spec": {
+                "envs": [{"name": "HF_TOKEN", "value": value}],
+                "services": {"w": {"envs": [{"name": "K", "value": value}]}},
+            }
+        }
+
+    changes = field_changes(alpha("hf_old_secret"), alpha("hf_new_secret"))
+    assert {c.path for c in changes} == {"spec.envs[0].value", "spec.services.w.envs[0].value"}
+    assert "secret" not in _printed(alpha("hf_old_secret"), alpha("hf_new_secret"))
