@@ -94,7 +94,7 @@ class ApiServer:
             context.set_alpn_protocols(["http/1.1"])
         self._httpd = HttpServer(("127.0.0.1", 0), BoundHandler, context)
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name="test-apiserver", daemon=True
+            target=self._httpd.serve, name="test-apiserver", daemon=True
         )
         self._thread.start()
         return self
@@ -102,10 +102,11 @@ class ApiServer:
     def stop(self) -> None:
         self.store.close()
         if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+            self._httpd.stop()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if self._httpd is not None:
+            self._httpd.server_close()
 
     @property
     def address(self) -> str:
