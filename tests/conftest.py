@@ -11,6 +11,7 @@ the entry points themselves) opt in. The console scripts must import this checko
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import signal
@@ -286,3 +287,10 @@ def examples() -> Path:
 
 
 from tests.apiserver.fixtures import apiserver, operator_sim  # noqa: E402, F401  (live-cluster tests)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move everything collection built out of the collector's way: each later full collection
+    would walk it again, and the API server's setup allocates enough to trigger many."""
+    gc.collect()
+    gc.freeze()

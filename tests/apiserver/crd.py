@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
 from tests.apiserver.resources import DGD
-from tests.apiserver.store import Obj
+from tests.apiserver.store import Obj, clone
 
 
 def dgd_crd() -> Obj:
     """The DGD CustomResourceDefinition as a cluster holds it: the bundled schema (both versions,
     v1beta1 stored) with the status subresource, printer columns and an Established status."""
+    return clone(_dgd_crd())  # a fresh copy: callers edit it
+
+
+@functools.cache
+def _dgd_crd() -> Obj:
     path = Path(__file__).resolve().parents[2] / "kubectl_dgd" / "data" / "crd-schema.json"
     crd: Obj = json.loads(path.read_text())
     crd.pop("_notice", None)
