@@ -8,6 +8,7 @@ try:  # a Ctrl-C while the modules load is still an interruption, not a tracebac
     import importlib
     import importlib.util
     import re
+    import signal
     from typing import Any
 
     import click
@@ -103,6 +104,10 @@ def usage_line(err: click.UsageError) -> str:
 
 def main(argv: list[str] | None = None) -> Any:
     """Console-script entry point: every error is one line on stderr with its exit code."""
+    # Ctrl-C ends a watch or wait with 130 even when the parent started us with SIGINT ignored
+    # (a script's background job, some CI runners): Python then leaves it ignored, and `status
+    # --watch` would never end. kubectl's watches do the same (Go's signal.Notify un-ignores it).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args = kubectl_args(sys.argv[1:] if argv is None else argv)
     try:
         result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False)
