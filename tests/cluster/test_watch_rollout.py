@@ -13,11 +13,13 @@ from typing import Any
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import NOW, NS, dgd, graph
-from tests.conftest import BIN, assert_golden
+from tests.conftest import BIN, assert_golden, assert_installed_checkout
 
 
 def _env(server: ApiServer) -> dict[str, str]:
+    """For the real console script (these tests need a process: SIGINT, a terminal)."""
     assert server.kubeconfig is not None
+    assert_installed_checkout()
     env = {k: v for k, v in os.environ.items() if not k.startswith("KUBECONFIG")}
     env.update(
         {
