@@ -3,12 +3,17 @@ runs that the other tests use (same stdout, stderr and exit code), on this check
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from tests.apiserver.fixtures import kubectl_env, sample_dgd
+from tests.apiserver.server import ApiServer
 from tests.conftest import EXAMPLES, ROOT, checkout_env, run_cli, run_script
 
 GRAPH = str(sorted(EXAMPLES.glob("*.yaml"))[0])
@@ -55,3 +60,15 @@ def test_python_m_runs_the_checkout_on_the_path(tmp_path: Path) -> None:
         in_process.stdout,
         in_process.stderr,
     )
+
+
+def test_an_in_process_run_that_outlives_its_timeout_is_stopped(apiserver: ApiServer) -> None:
+    """run_cli's timeout holds in-process too (SIGALRM), and the process is left as it was."""
+    apiserver.seed(sample_dgd("my-graph"))
+    before = (dict(os.environ), os.getcwd(), signal.getsignal(signal.SIGINT), sys.argv)
+    started = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_cli("status", "my-graph", "--watch", env=kubectl_env(apiserver), timeout=1)
+    assert time.monotonic() - started < 10
+    assert (dict(os.environ), os.getcwd(), signal.getsignal(signal.SIGINT), sys.argv) == before
+    assert run_cli("--version").returncode == 0  # the next run works
