@@ -7,17 +7,15 @@ import json
 from pathlib import Path
 
 from tests.apiserver.resources import DGD
-from tests.apiserver.store import Obj, clone
-
-
-def dgd_crd() -> Obj:
-    """The DGD CustomResourceDefinition as a cluster holds it: the bundled schema (both versions,
-    v1beta1 stored) with the status subresource, printer columns and an Established status."""
-    return clone(_dgd_crd())  # a fresh copy: callers edit it
+from tests.apiserver.store import Obj
 
 
 @functools.cache
-def _dgd_crd() -> Obj:
+def dgd_crd() -> Obj:
+    """The DGD CustomResourceDefinition as a cluster holds it: the bundled schema (both versions,
+    v1beta1 stored) with the status subresource, printer columns and an Established status.
+
+    Parsed once and shared: copy it before editing (``Store.seed`` stores a copy)."""
     path = Path(__file__).resolve().parents[2] / "kubectl_dgd" / "data" / "crd-schema.json"
     crd: Obj = json.loads(path.read_text())
     crd.pop("_notice", None)

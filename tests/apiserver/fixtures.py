@@ -38,7 +38,7 @@ NAMESPACE = "dynamo"
 
 
 def kubectl_env(server: ApiServer) -> dict[str, str]:
-    """Environment for a subprocess (kubectl, kubectl-dgd) talking to ``server``."""
+    """Environment for a command (kubectl, kubectl-dgd, in-process or not) talking to ``server``."""
     assert server.kubeconfig is not None
     return {"KUBECONFIG": str(server.kubeconfig), "HOME": str(server.kubeconfig.parent)}
 

@@ -345,7 +345,9 @@ class Store:
         self._rv += 1
         obj["metadata"]["resourceVersion"] = str(self._rv)
         self._objects[rt.key][key] = obj
-        self._record(Change(self._rv, kind, rt.key, key[0], clone(obj), previous))
+        # A stored object is never edited in place (every write stores a new one), so the
+        # history shares it, as it shares ``previous``.
+        self._record(Change(self._rv, kind, rt.key, key[0], obj, previous))
         return clone(obj)
 
     def _record(self, change: Change) -> None:
