@@ -5,8 +5,8 @@ inside the test process, through click's ``CliRunner`` isolation: the environmen
 stdin, stdout and stderr a real run has, and the exit code as the console script's wrapper
 computes it. ``run_cli(..., subprocess=True)`` (or ``run_script``) starts the real console script
 instead; only tests that need a real process (signals, a TTY, kubectl finding the plugin on PATH,
-the entry points themselves) opt in. The console scripts must import this checkout: see
-``installed_checkout``.
+the entry points themselves) opt in, and ``assert_installed_checkout`` makes sure the venv's
+console scripts import this checkout.
 """
 
 from __future__ import annotations
@@ -97,8 +97,7 @@ def run_script(
     script: str = "kubectl-dgd",
     timeout: float = 120,
 ) -> Result:
-    """The installed console script in a child process (``installed_checkout`` checks it runs
-    this checkout)."""
+    """The installed console script in a child process (checked to run this checkout)."""
     assert_installed_checkout()
     proc = _subprocess.run(  # noqa: PLW1510 - callers assert on the return code
         [str(BIN / script), *args],
