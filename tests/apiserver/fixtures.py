@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from tests.apiserver.crd import assert_dgd_crd_unchanged
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer
 
@@ -53,6 +54,7 @@ def apiserver(tmp_path: Path) -> Iterator[ApiServer]:
         yield server
     finally:
         server.stop()
+    assert_dgd_crd_unchanged()
 
 
 @pytest.fixture

@@ -259,9 +259,16 @@ class Store:
     def seed(self, obj: Obj) -> Obj:
         """Store an object as a test fixture: status kept, namespace created if missing,
         explicit creationTimestamp/uid/generation kept."""
-        rt = self.type_of(obj)
+        return self._seed(clone(obj))
+
+    def seed_shared(self, obj: Obj) -> None:
+        """``seed`` for a cached object that nobody edits (the bundled CRD, ~270 kB): all but
+        its metadata is shared, not copied, as a stored object is never edited in place."""
+        self._seed({**obj, "metadata": dict(obj.get("metadata") or {})}, give_copy=False)
+
+    def _seed(self, new: Obj, give_copy: bool = True) -> Obj:
+        rt = self.type_of(new)
         with self._cond:
-            new = clone(obj)
             meta = new.setdefault("metadata", {})
             namespace = meta.get("namespace", "default") if rt.namespaced else ""
             if rt.namespaced:
@@ -273,7 +280,8 @@ class Store:
             if rt.custom:
                 meta.setdefault("generation", 1)
             previous = self._objects[rt.key].get(key)
-            return self._store(rt, key, new, "MODIFIED" if previous else "ADDED", previous)
+            kind = "MODIFIED" if previous else "ADDED"
+            return self._store(rt, key, new, kind, previous, give_copy=give_copy)
 
     def ensure_namespace(self, name: str) -> None:
         with self._cond:
@@ -346,7 +354,13 @@ class Store:
         return self._store(rt, key, new, "MODIFIED", current)
 
     def _store(
-        self, rt: ResourceType, key: tuple[str, str], obj: Obj, kind: str, previous: Obj | None
+        self,
+        rt: ResourceType,
+        key: tuple[str, str],
+        obj: Obj,
+        kind: str,
+        previous: Obj | None,
+        give_copy: bool = True,
     ) -> Obj:
         self._rv += 1
         obj["metadata"]["resourceVersion"] = str(self._rv)
@@ -354,7 +368,7 @@ class Store:
         # A stored object is never edited in place (every write stores a new one), so the
         # history shares it, as it shares ``previous``.
         self._record(Change(self._rv, kind, rt.key, key[0], obj, previous))
-        return clone(obj)
+        return clone(obj) if give_copy else obj
 
     def _record(self, change: Change) -> None:
         if len(self._history) >= self._history_limit:
