@@ -155,11 +155,13 @@ class Cluster:
         resolved: ResolvedConfig,
         timeout: float | None = None,
         log: Callable[[str], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.resolved = resolved
         self.namespace = resolved.namespace
         self.timeout = timeout
         self.log = log
+        self.sleep = sleep  # the wait before a retry (tests record it instead of waiting)
         self.requests: list[RequestRecord] = []
         self._client: Any = None
         self._crd_installed: bool | None = None
@@ -215,7 +217,7 @@ class Cluster:
             if wait is None or attempt == MAX_RETRIES:
                 break
             raw.drain_conn()  # the connection goes back to the pool for the next try
-            time.sleep(wait)
+            self.sleep(wait)
         if status >= 400:
             error = api_error(
                 status, str(response.reason or ""), raw.data, target, self.resolved.server

@@ -8,6 +8,7 @@ try:  # a Ctrl-C while the modules load is still an interruption, not a tracebac
     import importlib
     import importlib.util
     import re
+    import signal
     from typing import TYPE_CHECKING, Any
 
     import click
@@ -111,6 +112,10 @@ def main(argv: list[str] | None = None, deps: Deps | None = None) -> Any:
     ``deps``: what the commands may touch (default: this process's streams, clock and
     environment); tests pass a fake.
     """
+    # Ctrl-C ends a watch or wait with 130 even when the parent started us with SIGINT ignored
+    # (a script's background job, some CI runners): Python then leaves it ignored, and `status
+    # --watch` would never end. kubectl's watches do the same (Go's signal.Notify un-ignores it).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args = kubectl_args(sys.argv[1:] if argv is None else argv)
     out, err_stream = (deps.stdout, deps.stderr) if deps is not None else (None, None)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -9,9 +10,16 @@ from tests.apiserver.resources import DGD
 from tests.apiserver.store import Obj
 
 
+@functools.cache
 def dgd_crd() -> Obj:
     """The DGD CustomResourceDefinition as a cluster holds it: the bundled schema (both versions,
-    v1beta1 stored) with the status subresource, printer columns and an Established status."""
+    v1beta1 stored) with the status subresource, printer columns and an Established status.
+
+    Parsed once and shared: copy it before editing (``Store.seed`` stores a copy)."""
+    return _build()
+
+
+def _build() -> Obj:
     path = Path(__file__).resolve().parents[2] / "kubectl_dgd" / "data" / "crd-schema.json"
     crd: Obj = json.loads(path.read_text())
     crd.pop("_notice", None)
@@ -38,3 +46,11 @@ def dgd_crd() -> Obj:
         ],
     }
     return crd
+
+
+_pristine = functools.cache(_build)  # a second object, to compare the shared one with
+
+
+def assert_dgd_crd_unchanged() -> None:
+    """Every test's server shares the object above: one that edited it would leak into the next."""
+    assert dgd_crd() == _pristine(), "the shared DGD CRD object was edited: copy it first"

@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from tests.apiserver.crd import assert_dgd_crd_unchanged
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer
 
@@ -38,7 +39,7 @@ NAMESPACE = "dynamo"
 
 
 def kubectl_env(server: ApiServer) -> dict[str, str]:
-    """Environment for a subprocess (kubectl, kubectl-dgd) talking to ``server``."""
+    """Environment for a command (kubectl, kubectl-dgd, in-process or not) talking to ``server``."""
     assert server.kubeconfig is not None
     return {"KUBECONFIG": str(server.kubeconfig), "HOME": str(server.kubeconfig.parent)}
 
@@ -53,6 +54,7 @@ def apiserver(tmp_path: Path) -> Iterator[ApiServer]:
         yield server
     finally:
         server.stop()
+    assert_dgd_crd_unchanged()
 
 
 @pytest.fixture

@@ -94,7 +94,7 @@ class ApiServer:
             context.set_alpn_protocols(["http/1.1"])
         self._httpd = HttpServer(("127.0.0.1", 0), BoundHandler, context)
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name="test-apiserver", daemon=True
+            target=self._httpd.serve, name="test-apiserver", daemon=True
         )
         self._thread.start()
         return self
@@ -102,10 +102,11 @@ class ApiServer:
     def stop(self) -> None:
         self.store.close()
         if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+            self._httpd.stop()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if self._httpd is not None:
+            self._httpd.server_close()
 
     @property
     def address(self) -> str:
@@ -192,12 +193,14 @@ class ApiServer:
             if crd["spec"]["group"] == group:
                 self.store.delete(CRDS, "", crd["metadata"]["name"])
 
-    def install_crd(self, crd: Obj | None = None) -> Obj:
+    def install_crd(self, crd: Obj | None = None) -> None:
         """Install a CRD object (default: the DGD CRD kubectl-dgd bundles, as the operator
         applies it) and serve its group."""
-        crd = crd or dgd_crd()
-        self.store.hidden_groups.discard(crd["spec"]["group"])
-        return self.store.seed(crd)
+        self.store.hidden_groups.discard((crd or dgd_crd())["spec"]["group"])
+        if crd is None:
+            self.store.seed_shared(dgd_crd())  # every test installs it: not copied each time
+        else:
+            self.store.seed(crd)
 
     def _log(self, record: RequestRecord) -> None:
         with self._log_lock:

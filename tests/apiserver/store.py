@@ -8,14 +8,13 @@ subresource, the main resource ignores ``status`` and ``/status`` ignores everyt
 
 from __future__ import annotations
 
-import copy
 import threading
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from tests.apiserver import errors
 from tests.apiserver.resources import DEFAULT_TYPES, NAMESPACES, ResourceType
@@ -25,6 +24,8 @@ Obj = dict[str, Any]
 # message) for a 422, or nothing when the object is admitted; may raise an ApiError itself (a
 # webhook denial). Emulates admission: CEL rules and validating webhooks.
 Validator = Callable[[str, ResourceType, Obj | None, Obj], list[tuple[str, str, str]] | None]
+
+_T = TypeVar("_T")
 
 _SYSTEM_META = ("uid", "creationTimestamp", "generation", "resourceVersion", "namespace", "name")
 
@@ -39,6 +40,20 @@ class Change:
     namespace: str
     obj: Obj
     previous: Obj | None
+
+
+def clone(value: _T) -> _T:
+    """A deep copy of a JSON value (dicts, lists, scalars). copy.deepcopy's memo made the ~270 kB
+    CRD object, copied on every seed and read, the largest cost of a test's setup."""
+    return cast(_T, _clone(value))
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clone(item) for item in value]
+    return value
 
 
 def _timestamp(moment: datetime) -> str:
@@ -105,7 +120,7 @@ class Store:
             obj = self._objects[rt.key].get((namespace if rt.namespaced else "", name))
             if obj is None:
                 raise errors.not_found(rt, name)
-            return copy.deepcopy(obj)
+            return clone(obj)
 
     def list(
         self,
@@ -116,7 +131,7 @@ class Store:
         """Matching objects sorted by namespace and name (as etcd keys), and the list's RV."""
         with self._cond:
             items = [
-                copy.deepcopy(obj)
+                clone(obj)
                 for (ns, _), obj in sorted(self._objects[rt.key].items())
                 if (namespace is None or ns == namespace) and predicate(obj)
             ]
@@ -126,7 +141,7 @@ class Store:
 
     def create(self, rt: ResourceType, namespace: str, obj: Obj, *, dry_run: bool = False) -> Obj:
         with self._cond:
-            new = copy.deepcopy(obj)
+            new = clone(obj)
             meta = new.setdefault("metadata", {})
             if not meta.get("name") and meta.get("generateName"):
                 meta["name"] = meta["generateName"] + uuid.uuid4().hex[:5]
@@ -214,7 +229,7 @@ class Store:
         sets acts as a precondition."""
         with self._cond:
             current = self.get(rt, namespace, name)
-            patched = apply(copy.deepcopy(current))
+            patched = apply(clone(current))
             return self._update(rt, current, patched, subresource=subresource, dry_run=dry_run)
 
     def delete(
@@ -236,7 +251,7 @@ class Store:
             key = (namespace if rt.namespaced else "", name)
             del self._objects[rt.key][key]
             self._rv += 1
-            gone = copy.deepcopy(current)
+            gone = clone(current)
             gone["metadata"]["resourceVersion"] = str(self._rv)
             self._record(Change(self._rv, "DELETED", rt.key, key[0], gone, current))
             return gone
@@ -244,9 +259,16 @@ class Store:
     def seed(self, obj: Obj) -> Obj:
         """Store an object as a test fixture: status kept, namespace created if missing,
         explicit creationTimestamp/uid/generation kept."""
-        rt = self.type_of(obj)
+        return self._seed(clone(obj))
+
+    def seed_shared(self, obj: Obj) -> None:
+        """``seed`` for a cached object that nobody edits (the bundled CRD, ~270 kB): all but
+        its metadata is shared, not copied, as a stored object is never edited in place."""
+        self._seed({**obj, "metadata": dict(obj.get("metadata") or {})}, give_copy=False)
+
+    def _seed(self, new: Obj, give_copy: bool = True) -> Obj:
+        rt = self.type_of(new)
         with self._cond:
-            new = copy.deepcopy(obj)
             meta = new.setdefault("metadata", {})
             namespace = meta.get("namespace", "default") if rt.namespaced else ""
             if rt.namespaced:
@@ -258,7 +280,8 @@ class Store:
             if rt.custom:
                 meta.setdefault("generation", 1)
             previous = self._objects[rt.key].get(key)
-            return self._store(rt, key, new, "MODIFIED" if previous else "ADDED", previous)
+            kind = "MODIFIED" if previous else "ADDED"
+            return self._store(rt, key, new, kind, previous, give_copy=give_copy)
 
     def ensure_namespace(self, name: str) -> None:
         with self._cond:
@@ -282,7 +305,7 @@ class Store:
 
     def _admit(self, operation: str, rt: ResourceType, old: Obj | None, new: Obj) -> None:
         for validator in self.validators:
-            causes = validator(operation, rt, copy.deepcopy(old), copy.deepcopy(new))
+            causes = validator(operation, rt, clone(old), clone(new))
             if causes:
                 raise errors.invalid(rt, new.get("metadata", {}).get("name", ""), causes)
 
@@ -300,13 +323,13 @@ class Store:
                 f"({name})"
             )
         if subresource == "status":
-            new = copy.deepcopy(current)
+            new = clone(current)
             if "status" in proposed:
-                new["status"] = copy.deepcopy(proposed["status"])
+                new["status"] = clone(proposed["status"])
             else:
                 new.pop("status", None)
         else:
-            new = copy.deepcopy(proposed)
+            new = clone(proposed)
             new_meta = new.setdefault("metadata", {})
             for field in _SYSTEM_META:
                 if field in meta:
@@ -315,7 +338,7 @@ class Store:
             if rt.status_subresource:
                 new.pop("status", None)
                 if "status" in current:
-                    new["status"] = copy.deepcopy(current["status"])
+                    new["status"] = clone(current["status"])
         new["apiVersion"], new["kind"] = rt.group_version, rt.kind
         if rt.custom and _without(new, "metadata", "status") != _without(
             current, "metadata", "status"
@@ -331,13 +354,21 @@ class Store:
         return self._store(rt, key, new, "MODIFIED", current)
 
     def _store(
-        self, rt: ResourceType, key: tuple[str, str], obj: Obj, kind: str, previous: Obj | None
+        self,
+        rt: ResourceType,
+        key: tuple[str, str],
+        obj: Obj,
+        kind: str,
+        previous: Obj | None,
+        give_copy: bool = True,
     ) -> Obj:
         self._rv += 1
         obj["metadata"]["resourceVersion"] = str(self._rv)
         self._objects[rt.key][key] = obj
-        self._record(Change(self._rv, kind, rt.key, key[0], copy.deepcopy(obj), previous))
-        return copy.deepcopy(obj)
+        # A stored object is never edited in place (every write stores a new one), so the
+        # history shares it, as it shares ``previous``.
+        self._record(Change(self._rv, kind, rt.key, key[0], obj, previous))
+        return clone(obj) if give_copy else obj
 
     def _record(self, change: Change) -> None:
         if len(self._history) >= self._history_limit:

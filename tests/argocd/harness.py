@@ -21,7 +21,7 @@ import json
 import os
 import re
 import shutil
-import subprocess
+import subprocess as _subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]
+
+from tests.conftest import assert_installed_checkout, run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_YAML = ROOT / "argocd-plugin" / "plugin.yaml"
@@ -131,9 +133,14 @@ def run_plugin(
     command: str = "generate",
     workdir: Path | None = None,
     env_overrides: dict[str, str] | None = None,
+    subprocess: bool = False,
     **env_args: Any,
 ) -> Run:
-    """Copy ``repo`` as the repo server would and run a plugin.yaml command in ``app_path``."""
+    """Copy ``repo`` as the repo server would and run a plugin.yaml command in ``app_path``.
+
+    The command's entry point runs in this process (environment, cwd and streams as the
+    cmp-server gives them); ``subprocess=True`` runs plugin.yaml's command as the real process,
+    found on the sidecar's PATH."""
     spec = plugin_spec()
     step = spec["generate"] if command == "generate" else spec["parameters"]["dynamic"]
     argv = [*step["command"], *step.get("args", [])]
@@ -142,7 +149,19 @@ def run_plugin(
     with tempfile.TemporaryDirectory(prefix="_cmp_server") as tmp:
         checkout = Path(workdir or tmp) / "checkout"
         shutil.copytree(repo, checkout, symlinks=True)
-        proc = subprocess.run(
+        if not subprocess:
+            result = run_in_process(
+                argv[0],
+                argv[1:],
+                stdin=None,
+                full_env=env,
+                cwd=checkout / app_path,
+                timeout=300,
+                universal_newlines=False,
+            )
+            return Run(result.returncode, result.stdout, result.stderr, env)
+        assert_installed_checkout()
+        proc = _subprocess.run(
             argv,
             cwd=checkout / app_path,
             env=env,

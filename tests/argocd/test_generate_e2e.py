@@ -15,7 +15,8 @@ FINDING_LINE = re.compile(r"^[^:\s]+:\d+: \S.*$")
 
 
 def test_plain_graphs_are_printed_as_objects_argocd_can_read() -> None:
-    run = run_plugin(FIXTURE_REPO, "apps/plain")
+    # the real process, as the cmp-server starts plugin.yaml's command (found on PATH)
+    run = run_plugin(FIXTURE_REPO, "apps/plain", subprocess=True)
     assert run.returncode == 0, run.stderr
     assert [(o["kind"], o["metadata"]["name"]) for o in run.objects] == [
         ("DynamoGraphDeployment", "agg"),

@@ -252,7 +252,8 @@ def test_bad_parameter_exits_2_with_one_line() -> None:
 
 
 def test_dynamic_parameters_announce_graphs_and_components() -> None:
-    run = run_plugin(FIXTURE_REPO, "apps/plain", command="parameters")
+    # the real process, as the cmp-server starts plugin.yaml's command (found on PATH)
+    run = run_plugin(FIXTURE_REPO, "apps/plain", command="parameters", subprocess=True)
     assert run.returncode == 0, run.stderr
     assert "ARGOCD_APP_NAMESPACE" not in run.env
     announced = json.loads(run.stdout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from tests.conftest import BIN, run_cli
+from tests.conftest import BIN, assert_installed_checkout, run_cli
 
 
 def _complete(*words: str) -> tuple[list[str], str]:
@@ -32,6 +32,7 @@ def test_path_arguments_leave_completion_to_the_shell() -> None:
 
 
 def test_real_kubectl_delegates_plugin_completion_to_us() -> None:
+    assert_installed_checkout()
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     proc = subprocess.run(
         [str(BIN / "kubectl"), "__complete", "dgd", "rest"],

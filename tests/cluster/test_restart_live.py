@@ -12,7 +12,7 @@ from tests.apiserver.faults import matching
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer, wait_until
 from tests.cluster.conftest import NS, component, dgd, graph
-from tests.conftest import BIN, assert_golden
+from tests.conftest import BIN, assert_golden, assert_installed_checkout
 
 
 def stored(server: ApiServer, name: str = "my-graph") -> dict[str, Any]:
@@ -225,6 +225,7 @@ def test_wait_reports_a_superseded_restart(apiserver: ApiServer, operator_sim: O
         "HOME": str(apiserver.kubeconfig.parent),
         "NO_COLOR": "1",
     }
+    assert_installed_checkout()
     proc = subprocess.Popen(
         [
             str(BIN / "kubectl-dgd"),
