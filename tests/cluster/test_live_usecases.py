@@ -186,10 +186,10 @@ def test_human_age_matches_kubectl(seconds: int | None, text: str) -> None:
 
 def test_explain_names_the_field_of_the_wrong_type() -> None:
     from kubectl_dgd.errors import InputError
-    from kubectl_dgd.usecases.rollout import explain_text
+    from kubectl_dgd.usecases.rollout import explain
     from tests.cluster.conftest import NOW
 
     obj = graph()
     obj["spec"]["components"][0]["replicas"] = "two"
     with pytest.raises(InputError, match=r"spec\.components\[0\]\.replicas: expected an integer"):
-        explain_text(obj, NOW)
+        explain(obj, NOW)
