@@ -30,6 +30,9 @@ MERGE_PATCH = "application/merge-patch+json"
 # A server answering 429 or 5xx with Retry-After is asked again (client-go allows 10 tries).
 MAX_RETRIES = 5
 MAX_RETRY_WAIT = 10.0
+# One watch event holds one object; etcd refuses objects over 1.5 MiB by default, so a line
+# sixteen times that is a broken stream, not a big graph.
+MAX_EVENT_BYTES = 24 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -153,11 +156,13 @@ class Cluster:
         resolved: ResolvedConfig,
         timeout: float | None = None,
         log: Callable[[str], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.resolved = resolved
         self.namespace = resolved.namespace
         self.timeout = timeout
         self.log = log
+        self.sleep = sleep  # every wait (retry, watch backoff) goes through it: tests inject one
         self.requests: list[RequestRecord] = []
         self._client: Any = None
         self._crd_installed: bool | None = None
@@ -311,17 +316,17 @@ class Cluster:
             "GET", self._collection(namespace), target, query=query, timeout=read_timeout
         )
         try:
-            for line in _lines(raw):
-                event = json.loads(line)
-                obj = event.get("object") or {}
-                if event.get("type") == "ERROR":
-                    code = int(obj.get("code") or 500)
+            for line in _lines(raw, MAX_EVENT_BYTES):
+                kind, obj = _event(line)
+                if kind == "ERROR":
+                    code = obj.get("code")
+                    status = code if isinstance(code, int) and 400 <= code <= 599 else 500
                     body = json.dumps(obj).encode()
                     raise api_error(
-                        code, str(obj.get("reason", "")), body, target, self.resolved.server
+                        status, str(obj.get("reason", "")), body, target, self.resolved.server
                     )
                 if (obj.get("metadata") or {}).get("name", name) == name:
-                    yield str(event.get("type")), obj
+                    yield kind, obj
         except Exception as err:
             if _is_transport(err):
                 raise transport_error(err, self.resolved.server, read_timeout) from err
@@ -397,17 +402,64 @@ def _chunks(raw: Any) -> Iterator[bytes]:
         yield chunk
 
 
-def _lines(raw: Any) -> Iterator[bytes]:
-    """Complete lines of a streaming response, each as soon as it arrives."""
-    pending = b""
+def _lines(raw: Any, limit: int) -> Iterator[bytes]:
+    """Complete lines of a streaming response, each as soon as it arrives, none over ``limit``.
+
+    Pieces are kept in a list and joined once per line (appending to one bytes object is
+    quadratic), and a line that grows past ``limit`` ends the stream instead of the memory.
+    """
+    pieces: list[bytes] = []
+    held = 0
     for chunk in _chunks(raw):
-        pending += chunk
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            if held + end - start > limit:
+                raise _oversized(limit)
+            pieces.append(chunk[start:end])
+            line = b"".join(pieces)
+            pieces, held, start = [], 0, end + 1
             if line.strip():
                 yield line
-    if pending.strip():
-        yield pending
+        if start < len(chunk):
+            held += len(chunk) - start
+            if held > limit:
+                raise _oversized(limit)
+            pieces.append(chunk[start:])
+    line = b"".join(pieces)
+    if line.strip():
+        yield line
+
+
+def _oversized(limit: int) -> ApiError:
+    return ApiError(
+        f"the API server sent a watch event over {limit // (1024 * 1024)} MiB (no end of line); "
+        "gave up on the stream",
+        None,
+        "Oversized",
+    )
+
+
+def _event(line: bytes) -> tuple[str, dict[str, Any]]:
+    """One watch event line as (type, object); anything else is one ApiError line."""
+    try:
+        event = json.loads(line)
+    except (ValueError, RecursionError):
+        raise ApiError(
+            f"the API server sent a watch event that is not JSON ({len(line)} bytes)",
+            None,
+            "BadEvent",
+        ) from None
+    if isinstance(event, dict):
+        kind, obj = event.get("type"), event.get("object")
+        if isinstance(kind, str) and isinstance(obj, dict):
+            meta = obj.get("metadata")
+            if meta is None or isinstance(meta, dict):
+                return kind, obj
+    raise ApiError(
+        'the API server sent a watch event that is not {"type": ..., "object": {...}}',
+        None,
+        "BadEvent",
+    )
 
 
 def _is_transport(err: BaseException) -> bool:

@@ -215,6 +215,10 @@ class Handler(BaseHTTPRequestHandler):
             self._check_auth()
             faults = self.api.faults
             faults.apply_delay(record)
+            responder = faults.responder_for(record)
+            if responder is not None:
+                responder(self)
+                return
             code = faults.failure_for(record)
             if code is not None:
                 raise errors.injected(code)
