@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from kubectl_dgd.adapters.apinames import check_name, check_namespace, segment
 from kubectl_dgd.adapters.kubeconfig import ResolvedConfig, client_configuration
 from kubectl_dgd.errors import ApiError, ConflictError, DgdError, NotFoundError
 
@@ -159,7 +160,7 @@ class Cluster:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.resolved = resolved
-        self.namespace = resolved.namespace
+        self.namespace = check_namespace(resolved.namespace)
         self.timeout = timeout
         self.log = log
         self.sleep = sleep  # every wait (retry, watch backoff) goes through it: tests inject one
@@ -275,13 +276,16 @@ class Cluster:
     def _collection(namespace: str | None) -> str:
         if namespace is None:
             return f"/apis/{GROUP}/{VERSION}/{PLURAL}"
-        return f"/apis/{GROUP}/{VERSION}/namespaces/{namespace}/{PLURAL}"
+        ns = segment(check_namespace(namespace))
+        return f"/apis/{GROUP}/{VERSION}/namespaces/{ns}/{PLURAL}"
+
+    @classmethod
+    def _object(cls, namespace: str, name: str) -> str:
+        return f"{cls._collection(namespace)}/{segment(check_name(name))}"
 
     def get_graph(self, name: str, namespace: str | None = None) -> dict[str, Any]:
         ns = namespace or self.namespace
-        obj = self._json(
-            "GET", f"{self._collection(ns)}/{name}", Target("get", name=name, namespace=ns)
-        )
+        obj = self._json("GET", self._object(ns, name), Target("get", name=name, namespace=ns))
         return dict(obj)
 
     def list_graphs(self, namespace: str | None, selector: str | None = None) -> dict[str, Any]:
@@ -303,7 +307,7 @@ class Cluster:
         """
         query = {
             "watch": "true",
-            "fieldSelector": f"metadata.name={name}",
+            "fieldSelector": f"metadata.name={check_name(name)}",
             "resourceVersion": resource_version,
             "allowWatchBookmarks": "true",
         }
@@ -340,7 +344,7 @@ class Cluster:
         """Merge-patch only ``spec.restart``, failing with 409 if the object changed since read."""
         patch = {"metadata": {"resourceVersion": resource_version}, "spec": {"restart": restart}}
         target = Target("patch", name=name, namespace=namespace)
-        path = f"{self._collection(namespace)}/{name}"
+        path = self._object(namespace, name)
         return dict(self._json("PATCH", path, target, body=patch, content_type=MERGE_PATCH))
 
     def dry_run_apply(self, obj: dict[str, Any], namespace: str, exists: bool) -> dict[str, Any]:
@@ -349,7 +353,7 @@ class Cluster:
         query = {"dryRun": "All", "fieldManager": "kubectl-dgd"}
         if exists:
             target = Target("update", name=name, namespace=namespace)
-            path = f"{self._collection(namespace)}/{name}"
+            path = self._object(namespace, name)
             return dict(self._json("PUT", path, target, body=obj, query=query))
         target = Target("create", name=name, namespace=namespace)
         return dict(self._json("POST", self._collection(namespace), target, body=obj, query=query))
@@ -371,9 +375,12 @@ class Cluster:
 
     def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]:
         """The Events about one graph, oldest first."""
-        query = {"fieldSelector": f"involvedObject.kind={KIND},involvedObject.name={name}"}
+        query = {
+            "fieldSelector": f"involvedObject.kind={KIND},involvedObject.name={check_name(name)}"
+        }
         target = Target("list", "events", namespace=namespace)
-        data = self._json("GET", f"/api/v1/namespaces/{namespace}/events", target, query=query)
+        path = f"/api/v1/namespaces/{segment(check_namespace(namespace))}/events"
+        data = self._json("GET", path, target, query=query)
         items = [
             e
             for e in (data or {}).get("items", [])
