@@ -174,7 +174,7 @@ class Cluster:
         if self._client is None:
             from kubernetes.client import ApiClient
 
-            self._client = ApiClient(client_configuration(self.resolved))
+            self._client = ApiClient(client_configuration(self.resolved, self.timeout))
         return self._client
 
     def _open(
