@@ -296,3 +296,43 @@ def stall_after_headers(seconds: float = 60.0) -> Responder:
         handler.close_connection = True
 
     return respond
+
+
+class SilentListener:
+    """A port that accepts connections and never says a word (not even a TLS handshake): a
+    hung server or a black-holing load balancer. Use as a context manager; ``.url`` is https."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(16)
+        self._accepted: list[Any] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._sock.getsockname()[:2]
+        return f"https://{host}:{port}"
+
+    def _accept(self) -> None:
+        self._sock.settimeout(0.1)
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                continue
+            self._accepted.append(conn)
+
+    def __enter__(self) -> SilentListener:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        for conn in self._accepted:
+            conn.close()
+        self._sock.close()
