@@ -181,7 +181,9 @@ class Component(_Model):
 
 class GraphSpec(_Model):
     components: list[Component] = Field(default_factory=list)
-    backendFramework: Literal["sglang", "vllm", "trtllm"] | None = None
+    # Not the CRD's enum: a newer operator adds backends, and `status` must still show the graph
+    # (`validate` checks the enum against the CRD schema).
+    backendFramework: str | None = None
     env: list[dict[str, Any]] | None = None
     annotations: dict[str, str] | None = None
     labels: dict[str, str] | None = None
