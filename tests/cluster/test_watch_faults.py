@@ -249,3 +249,27 @@ def test_an_in_stream_429_is_waited_out(apiserver: ApiServer) -> None:
         raise AssertionError(f"429 ended the follow: {err}") from err
     assert fake.slept[0] == 0.8
     assert _watches(apiserver) >= 2
+
+
+def test_status_watch_relists_after_410_gone_and_goes_on(apiserver: ApiServer) -> None:
+    apiserver.seed(graph())
+    proc = _start(apiserver, "status", "my-graph", "--watch")
+    lines = Lines(proc)
+    try:
+        lines.until("State:        successful")
+        deadline = time.monotonic() + 10
+        while _watches(apiserver) < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        apiserver.store.ensure_namespace("elsewhere")  # the global resourceVersion moves on
+        apiserver.store.compact()  # the watch's resourceVersion is now too old: 410 in-stream
+        gets = len(apiserver.requests("get"))
+        _set_state(apiserver, "pending")
+        lines.until("State:        pending")
+        assert len(apiserver.requests("get")) == gets + 1  # the relist after 410
+        _set_state(apiserver, "failed")
+        lines.until("State:        failed")  # still watching after the relist
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130
+    assert "410" not in err and "Traceback" not in err
