@@ -11,12 +11,14 @@ line each; see ``api_error``.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from kubectl_dgd.adapters.apinames import check_name, check_namespace, segment
 from kubectl_dgd.adapters.kubeconfig import ResolvedConfig, client_configuration
 from kubectl_dgd.errors import ApiError, ConflictError, DgdError, NotFoundError
 from kubectl_dgd.model.kinds import CRD_MISSING
@@ -32,6 +34,15 @@ MERGE_PATCH = "application/merge-patch+json"
 # A server answering 429 or 5xx with Retry-After is asked again (client-go allows 10 tries).
 MAX_RETRIES = 5
 MAX_RETRY_WAIT = 10.0
+# One watch event holds one object; etcd refuses objects over 1.5 MiB by default, so a line
+# sixteen times that is a broken stream, not a big graph.
+MAX_EVENT_BYTES = 24 * 1024 * 1024
+# A page of a list is at most 500 objects; bodies past this are a broken server.
+MAX_BODY = 512 * 1024 * 1024
+MAX_ERROR_BODY = 1024 * 1024
+# kubectl: 30 s to dial, 10 s for the TLS handshake; one bound for both here (urllib3 has one).
+CONNECT_TIMEOUT = 10.0
+PAGE_SIZE = 500  # kubectl's --chunk-size default
 
 
 @dataclass(frozen=True)
@@ -107,6 +118,8 @@ def retry_after(status: int, headers: Any) -> float | None:
         seconds = float(str(value))
     except ValueError:  # absent ("None") or an HTTP date: not worth waiting for
         return None
+    if not math.isfinite(seconds):  # "nan", "inf": not a number of seconds
+        return None
     return min(max(seconds, 0.0), MAX_RETRY_WAIT)
 
 
@@ -158,10 +171,10 @@ class Cluster:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.resolved = resolved
-        self.namespace = resolved.namespace
+        self.namespace = check_namespace(resolved.namespace)
         self.timeout = timeout
         self.log = log
-        self.sleep = sleep  # the wait before a retry (tests record it instead of waiting)
+        self.sleep = sleep  # every wait (retry, watch backoff) goes through it: tests inject one
         self.requests: list[RequestRecord] = []
         self._client: Any = None
         self._crd_installed: bool | None = None
@@ -172,7 +185,7 @@ class Cluster:
         if self._client is None:
             from kubernetes.client import ApiClient
 
-            self._client = ApiClient(client_configuration(self.resolved))
+            self._client = ApiClient(client_configuration(self.resolved, self.timeout))
         return self._client
 
     def _open(
@@ -184,15 +197,20 @@ class Cluster:
         body: Any = None,
         content_type: str = "application/json",
         timeout: float | None = None,
+        deadline: float | None = None,
     ) -> Any:
-        """Send one request; return the raw urllib3 response (status < 400) or raise ours."""
+        """Send one request; return the raw urllib3 response (status < 400) or raise ours.
+
+        ``deadline`` (monotonic) bounds the whole call, retries included (--request-timeout);
+        ``timeout`` is a read timeout for a watch. Connecting and the TLS handshake are always
+        bounded (CONNECT_TIMEOUT), as kubectl's dial and handshake timeouts are.
+        """
         from kubernetes.client.exceptions import ApiException
 
         api = self._api()
         if query:
             path = f"{path}?{urlencode(query)}"
         headers = {"Accept": "application/json", "Content-Type": content_type}
-        timeout = timeout if timeout is not None else self.timeout
         _, url, headers, body, _ = api.param_serialize(
             method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
         )
@@ -200,15 +218,16 @@ class Cluster:
         for attempt in range(MAX_RETRIES + 1):
             started = time.perf_counter()
             sent: int | None = None
+            limits = self._limits(url, timeout, deadline)
             try:
-                response = api.call_api(method, url, headers, body, None, _request_timeout=timeout)
+                response = api.call_api(method, url, headers, body, None, _request_timeout=limits)
                 status = sent = int(response.status)
             except ApiException as err:  # the client turns TLS failures into status-0 ones
                 reason = " ".join(str(err.reason).split())  # one line
                 raise ApiError(f"TLS error talking to {self.resolved.server}: {reason}") from err
             except Exception as err:
                 if _is_transport(err):
-                    raise transport_error(err, url, timeout) from err
+                    raise transport_error(err, url, self._shown_timeout(timeout)) from err
                 raise
             finally:
                 self._record(method, url, sent, started)
@@ -216,16 +235,79 @@ class Cluster:
             wait = retry_after(status, raw.headers)
             if wait is None or attempt == MAX_RETRIES:
                 break
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raw.drain_conn()
+                raise self._timed_out(url, f": the server asked to retry after {wait:g}s")
             raw.drain_conn()  # the connection goes back to the pool for the next try
             self.sleep(wait)
         if status >= 400:
+            data = self._body(raw, url, deadline, MAX_ERROR_BODY)
             error = api_error(
-                status, str(response.reason or ""), raw.data, target, self.resolved.server
+                status, str(response.reason or ""), data, target, self.resolved.server
             )
             if status == 404:
                 error = self._explain_not_found(error, target)
             raise error
         return raw
+
+    def _limits(self, url: str, timeout: float | None, deadline: float | None) -> Any:
+        """(connect, read) seconds for one try: what is left of the deadline, else the watch's
+        read timeout, else no read limit (kubectl has none either)."""
+        read = timeout
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._timed_out(url)
+            read = left if read is None else min(read, left)
+        connect = CONNECT_TIMEOUT if read is None else min(CONNECT_TIMEOUT, read)
+        return (connect, read)
+
+    def _shown_timeout(self, timeout: float | None) -> float | None:
+        return timeout if timeout is not None else self.timeout
+
+    def _timed_out(self, url: str, why: str = "") -> ApiError:
+        where = "/".join(url.split("/", 3)[:3])
+        after = f" after {self.timeout:g}s" if self.timeout else ""
+        return ApiError(
+            f"request to {where} timed out{after} (--request-timeout){why}", None, "Timeout"
+        )
+
+    def _body(self, raw: Any, url: str, deadline: float | None, limit: int) -> bytes:
+        """The whole body, read piece by piece so that a server dripping bytes or stalling
+        after the headers is cut off at the deadline (each read is bounded by what is left)."""
+        pieces: list[bytes] = []
+        size = 0
+        try:
+            chunks = _chunks(raw)
+            while True:
+                if deadline is not None:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise self._timed_out(url)
+                    _read_timeout(raw, left)
+                piece = next(chunks, None)
+                if piece is None:
+                    break
+                size += len(piece)
+                if size > limit:
+                    raise ApiError(
+                        f"the API server sent a body over {limit // (1024 * 1024)} MiB for {url}",
+                        None,
+                        "Oversized",
+                    )
+                pieces.append(piece)
+        except ApiError:
+            raw.close()
+            raise
+        except Exception as err:
+            raw.close()
+            if _is_transport(err):
+                if deadline is not None and isinstance(err, _timeout_errors()):
+                    raise self._timed_out(url) from err
+                raise transport_error(err, url, self.timeout) from err
+            raise
+        raw.release_conn()
+        return b"".join(pieces)
 
     def _record(self, method: str, url: str, status: int | None, started: float) -> None:
         millis = (time.perf_counter() - started) * 1000
@@ -235,13 +317,28 @@ class Cluster:
             self.log(f"{method} {url} {shown} in {millis:.0f} ms")
 
     def _json(self, method: str, path: str, target: Target, **kwargs: Any) -> Any:
-        raw = self._open(method, path, target, **kwargs)
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        raw = self._open(method, path, target, deadline=deadline, **kwargs)
+        data = self._body(raw, path, deadline, MAX_BODY)
         try:
-            return json.loads(raw.data or b"null")
-        except ValueError as err:
+            return json.loads(data or b"null")
+        except (ValueError, RecursionError) as err:
             raise ApiError(
                 f"the API server sent a body that is not JSON for {method} {path}"
             ) from err
+
+    def _json_object(self, method: str, path: str, target: Target, **kwargs: Any) -> dict[str, Any]:
+        """A JSON object whose metadata, spec and status are objects (or absent)."""
+        obj = self._json(method, path, target, **kwargs)
+        if isinstance(obj, dict) and all(
+            isinstance(obj.get(key), dict | None) for key in ("metadata", "spec", "status")
+        ):
+            return obj
+        raise ApiError(
+            f"the API server sent JSON of the wrong shape for {method} {path} (want an object)",
+            None,
+            "BadBody",
+        )
 
     def _explain_not_found(self, error: DgdError, target: Target) -> DgdError:
         """404: say whether the object is missing or the whole CRD is (one discovery call, once)."""
@@ -274,20 +371,48 @@ class Cluster:
     def _collection(namespace: str | None) -> str:
         if namespace is None:
             return f"/apis/{GROUP}/{VERSION}/{PLURAL}"
-        return f"/apis/{GROUP}/{VERSION}/namespaces/{namespace}/{PLURAL}"
+        ns = segment(check_namespace(namespace))
+        return f"/apis/{GROUP}/{VERSION}/namespaces/{ns}/{PLURAL}"
+
+    @classmethod
+    def _object(cls, namespace: str, name: str) -> str:
+        return f"{cls._collection(namespace)}/{segment(check_name(name))}"
 
     def get_graph(self, name: str, namespace: str | None = None) -> dict[str, Any]:
         ns = namespace or self.namespace
-        obj = self._json(
-            "GET", f"{self._collection(ns)}/{name}", Target("get", name=name, namespace=ns)
+        return self._json_object(
+            "GET", self._object(ns, name), Target("get", name=name, namespace=ns)
         )
-        return dict(obj)
 
     def list_graphs(self, namespace: str | None, selector: str | None = None) -> dict[str, Any]:
-        """One LIST (``namespace`` None = all namespaces); returns the List object."""
-        query = {"labelSelector": selector} if selector else None
+        """LIST in pages of PAGE_SIZE (``namespace`` None = all namespaces), as kubectl's
+        --chunk-size does; returns one List object with every page's items."""
         target = Target("list", namespace=namespace or "")
-        return dict(self._json("GET", self._collection(namespace), target, query=query))
+        path = self._collection(namespace)
+        base = {"labelSelector": selector} if selector else {}
+        items: list[Any] = []
+        token, seen = "", set()
+        while True:
+            query = {**base, "limit": str(PAGE_SIZE)}
+            if token:
+                query["continue"] = token
+            try:
+                page = self._json_object("GET", path, target, query=query)
+            except ApiError as err:
+                if err.status != 410 or not token:
+                    raise
+                # the continue token expired mid-list: one full list, as client-go's pager does
+                return self._json_object("GET", path, target, query=base or None)
+            found = page.get("items")
+            items.extend(found if isinstance(found, list) else [])
+            token = str((page.get("metadata") or {}).get("continue") or "")
+            if not token:
+                return {**page, "items": items}
+            if token in seen:
+                raise ApiError(
+                    "the API server repeated a continue token while listing", None, "BadBody"
+                )
+            seen.add(token)
 
     def watch_graphs(
         self,
@@ -302,7 +427,7 @@ class Cluster:
         """
         query = {
             "watch": "true",
-            "fieldSelector": f"metadata.name={name}",
+            "fieldSelector": f"metadata.name={check_name(name)}",
             "resourceVersion": resource_version,
             "allowWatchBookmarks": "true",
         }
@@ -315,17 +440,17 @@ class Cluster:
             "GET", self._collection(namespace), target, query=query, timeout=read_timeout
         )
         try:
-            for line in _lines(raw):
-                event = json.loads(line)
-                obj = event.get("object") or {}
-                if event.get("type") == "ERROR":
-                    code = int(obj.get("code") or 500)
+            for line in _lines(raw, MAX_EVENT_BYTES):
+                kind, obj = _event(line)
+                if kind == "ERROR":
+                    code = obj.get("code")
+                    status = code if isinstance(code, int) and 400 <= code <= 599 else 500
                     body = json.dumps(obj).encode()
                     raise api_error(
-                        code, str(obj.get("reason", "")), body, target, self.resolved.server
+                        status, str(obj.get("reason", "")), body, target, self.resolved.server
                     )
                 if (obj.get("metadata") or {}).get("name", name) == name:
-                    yield str(event.get("type")), obj
+                    yield kind, obj
         except Exception as err:
             if _is_transport(err):
                 raise transport_error(err, self.resolved.server, read_timeout) from err
@@ -339,8 +464,8 @@ class Cluster:
         """Merge-patch only ``spec.restart``, failing with 409 if the object changed since read."""
         patch = {"metadata": {"resourceVersion": resource_version}, "spec": {"restart": restart}}
         target = Target("patch", name=name, namespace=namespace)
-        path = f"{self._collection(namespace)}/{name}"
-        return dict(self._json("PATCH", path, target, body=patch, content_type=MERGE_PATCH))
+        path = self._object(namespace, name)
+        return self._json_object("PATCH", path, target, body=patch, content_type=MERGE_PATCH)
 
     def dry_run_apply(self, obj: dict[str, Any], namespace: str, exists: bool) -> dict[str, Any]:
         """Submit ``obj`` with ``dryRun=All`` (update if it exists, else create): the real admission."""
@@ -348,10 +473,10 @@ class Cluster:
         query = {"dryRun": "All", "fieldManager": "kubectl-dgd"}
         if exists:
             target = Target("update", name=name, namespace=namespace)
-            path = f"{self._collection(namespace)}/{name}"
-            return dict(self._json("PUT", path, target, body=obj, query=query))
+            path = self._object(namespace, name)
+            return self._json_object("PUT", path, target, body=obj, query=query)
         target = Target("create", name=name, namespace=namespace)
-        return dict(self._json("POST", self._collection(namespace), target, body=obj, query=query))
+        return self._json_object("POST", self._collection(namespace), target, body=obj, query=query)
 
     # ---- other objects -------------------------------------------------------------------------
 
@@ -360,7 +485,7 @@ class Cluster:
         path = f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{CRD_NAME}"
         target = Target("get", "customresourcedefinitions.apiextensions.k8s.io", CRD_NAME)
         try:
-            return dict(self._json("GET", path, target))
+            return self._json_object("GET", path, target)
         except NotFoundError:
             return None
         except ApiError as err:
@@ -387,13 +512,18 @@ class Cluster:
 
     def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]:
         """The Events about one graph, oldest first."""
-        query = {"fieldSelector": f"involvedObject.kind={KIND},involvedObject.name={name}"}
+        query = {
+            "fieldSelector": f"involvedObject.kind={KIND},involvedObject.name={check_name(name)}"
+        }
         target = Target("list", "events", namespace=namespace)
-        data = self._json("GET", f"/api/v1/namespaces/{namespace}/events", target, query=query)
+        path = f"/api/v1/namespaces/{segment(check_namespace(namespace))}/events"
+        found = self._json_object("GET", path, target, query=query).get("items")
         items = [
             e
-            for e in (data or {}).get("items", [])
-            if (e.get("involvedObject") or {}).get("name") == name
+            for e in (found if isinstance(found, list) else [])
+            if isinstance(e, dict)
+            and isinstance(e.get("involvedObject"), dict)
+            and (e.get("involvedObject") or {}).get("name") == name
             and (e.get("involvedObject") or {}).get("kind") == KIND
         ]
         return sorted(items, key=_event_time)
@@ -418,17 +548,77 @@ def _chunks(raw: Any) -> Iterator[bytes]:
         yield chunk
 
 
-def _lines(raw: Any) -> Iterator[bytes]:
-    """Complete lines of a streaming response, each as soon as it arrives."""
-    pending = b""
+def _lines(raw: Any, limit: int) -> Iterator[bytes]:
+    """Complete lines of a streaming response, each as soon as it arrives, none over ``limit``.
+
+    Pieces are kept in a list and joined once per line (appending to one bytes object is
+    quadratic), and a line that grows past ``limit`` ends the stream instead of the memory.
+    """
+    pieces: list[bytes] = []
+    held = 0
     for chunk in _chunks(raw):
-        pending += chunk
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            if held + end - start > limit:
+                raise _oversized(limit)
+            pieces.append(chunk[start:end])
+            line = b"".join(pieces)
+            pieces, held, start = [], 0, end + 1
             if line.strip():
                 yield line
-    if pending.strip():
-        yield pending
+        if start < len(chunk):
+            held += len(chunk) - start
+            if held > limit:
+                raise _oversized(limit)
+            pieces.append(chunk[start:])
+    line = b"".join(pieces)
+    if line.strip():
+        yield line
+
+
+def _oversized(limit: int) -> ApiError:
+    return ApiError(
+        f"the API server sent a watch event over {limit // (1024 * 1024)} MiB (no end of line); "
+        "gave up on the stream",
+        None,
+        "Oversized",
+    )
+
+
+def _event(line: bytes) -> tuple[str, dict[str, Any]]:
+    """One watch event line as (type, object); anything else is one ApiError line."""
+    try:
+        event = json.loads(line)
+    except (ValueError, RecursionError):
+        raise ApiError(
+            f"the API server sent a watch event that is not JSON ({len(line)} bytes)",
+            None,
+            "BadEvent",
+        ) from None
+    if isinstance(event, dict):
+        kind, obj = event.get("type"), event.get("object")
+        if isinstance(kind, str) and isinstance(obj, dict):
+            meta = obj.get("metadata")
+            if meta is None or isinstance(meta, dict):
+                return kind, obj
+    raise ApiError(
+        'the API server sent a watch event that is not {"type": ..., "object": {...}}',
+        None,
+        "BadEvent",
+    )
+
+
+def _read_timeout(raw: Any, seconds: float) -> None:
+    """Bound the next socket read of a streaming response (no-op once it is released)."""
+    sock = getattr(getattr(raw, "connection", None), "sock", None)
+    if sock is not None:
+        sock.settimeout(max(seconds, 0.001))
+
+
+def _timeout_errors() -> tuple[type[BaseException], ...]:
+    import urllib3
+
+    return (urllib3.exceptions.TimeoutError, TimeoutError)
 
 
 def _is_transport(err: BaseException) -> bool:

@@ -141,14 +141,18 @@ def named(config: dict[str, Any], section: str, name: str) -> dict[str, Any] | N
 
 
 def _read(path: str) -> dict[str, Any]:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    """The first document of a kubeconfig file, read with the manifest loader's limits (size,
+    nesting, aliases, duplicate keys, UTF-8): every problem is one line and never shows a value,
+    since the file holds tokens and keys."""
+    from kubectl_dgd.adapters.yamlload import decode, load_text, read_bytes
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = YAML(typ="safe", pure=False).load(fh)
-    except (OSError, YAMLError) as err:
-        raise InputError(f"cannot read kubeconfig: {err}", path) from err
+        documents = load_text(decode(read_bytes(path), path), path)
+    except InputError as err:
+        if " value " in str(err):  # "bad int value '<the text>'": the text may be a secret
+            raise InputError("cannot read kubeconfig: a malformed value", path, err.line) from None
+        raise InputError(f"cannot read kubeconfig: {err}") from None
+    data = documents[0].data if documents else None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -190,7 +194,31 @@ def _pod_namespace() -> str:
         return "default"
 
 
-def client_configuration(resolved: ResolvedConfig) -> Any:
+def settled_config(resolved: ResolvedConfig, timeout: float | None = None) -> dict[str, Any]:
+    """The merged kubeconfig with the current user's credentials checked and obtained (exec
+    plugin run), or removed when the server is plain http://. Raises before any request."""
+    from kubectl_dgd.adapters.credentials import check_cluster, settle_user
+
+    ctx = named(resolved.config, "contexts", resolved.context) or {}
+    cluster_name, user_name = str(ctx.get("cluster", "")), str(ctx.get("user", ""))
+    cluster = named(resolved.config, "clusters", cluster_name) or {}
+    secure = not str(cluster.get("server", "")).lower().startswith("http://")
+    if secure:
+        check_cluster(cluster, cluster_name)
+    config = dict(resolved.config)
+    users = []
+    for item in config.get("users") or []:
+        if isinstance(item, dict) and item.get("name") == user_name:
+            body = item.get("user")
+            user = settle_user(body if isinstance(body, dict) else {}, user_name, secure, timeout)
+            users.append({**item, "user": user})
+        else:
+            users.append(item)
+    config["users"] = users
+    return config
+
+
+def client_configuration(resolved: ResolvedConfig, timeout: float | None = None) -> Any:
     """A ``kubernetes.client.Configuration`` for the resolved context (imports kubernetes)."""
     from kubernetes import client, config
     from kubernetes.config.config_exception import ConfigException
@@ -202,11 +230,21 @@ def client_configuration(resolved: ResolvedConfig) -> Any:
             kube.load_incluster_config(client_configuration=configuration)
         else:
             loader = kube.kube_config.KubeConfigLoader(
-                config_dict=resolved.config, active_context=resolved.context, config_base_path=None
+                config_dict=settled_config(resolved, timeout),
+                active_context=resolved.context,
+                config_base_path=None,
             )
             loader.load_and_set(configuration)
     except ConfigException as err:
-        raise InputError(f"kubeconfig: {err}") from err
+        raise InputError(f"kubeconfig: {' '.join(str(err).split())}") from err
+    except (ValueError, TypeError, KeyError, AttributeError, OSError) as err:
+        # The client's own parsing of what we did not check; its text may quote a value.
+        raise InputError(
+            f'kubeconfig: cannot use context "{resolved.context}" ({type(err).__name__})'
+        ) from None
+    if str(configuration.host).lower().startswith("http://"):
+        configuration.api_key.clear()  # credentials only over TLS, as kubectl
+        configuration.username = configuration.password = None
     # Fail fast: kubectl does not retry a refused connection either.
     configuration.retries = 0
     return configuration

@@ -14,6 +14,8 @@ Clock = Callable[[], float]
 
 class GraphCluster(Protocol):
     namespace: str
+    # How to wait (between watches, before a retry): time.sleep, or a fake in tests.
+    sleep: Callable[[float], None]
 
     def get_graph(self, name: str, namespace: str | None = None) -> dict[str, Any]: ...
 

@@ -1,8 +1,16 @@
-"""Follow one graph through a watch stream (never by polling), across stream ends and 410 Gone."""
+"""Follow one graph through a watch stream (never by polling), across stream ends and 410 Gone.
+
+Re-watching follows client-go's reflector: a stream that ends normally after a while is reopened
+at once from the last resourceVersion; one that ends at once with nothing in it (a proxy closing
+idle streams, a broken server), or whose connection drops, is reopened after a jittered
+exponential backoff; 410 Gone starts over from a fresh GET. A dropped connection never ends the
+follow: only the caller's deadline, a deletion or a real API error does.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from kubectl_dgd.errors import ApiError, NotFoundError
@@ -11,6 +19,14 @@ from kubectl_dgd.usecases.ports import Clock, GraphCluster
 # The server closes a watch after timeoutSeconds; re-watching from the last resourceVersion is
 # how kubectl (reflector) keeps a stream open indefinitely.
 WATCH_WINDOW = 300.0
+# client-go's reflector backoff: 800 ms doubling to a 30 s cap, each wait jittered up to 2x.
+INITIAL_BACKOFF = 0.8
+MAX_BACKOFF = 30.0
+# A watch shorter than this that delivered nothing is "very short" (client-go's words): a failure.
+HEALTHY_WATCH = 1.0
+# Failures to connect while re-watching (connection refused or dropped, timeouts, 429) are waited
+# out; anything else (401, 403, 5xx after the request's own retries, a malformed event) is final.
+TRANSIENT_REASONS = frozenset({"Unreachable", "Transport", "Timeout"})
 
 
 class TimedOut(Exception):
@@ -21,28 +37,60 @@ def rv(obj: dict[str, Any]) -> str:
     return str((obj.get("metadata") or {}).get("resourceVersion") or "")
 
 
+class Backoff:
+    """Exponential backoff with jitter, reset by a healthy watch."""
+
+    def __init__(self, rand: Callable[[], float] = random.random) -> None:
+        self.rand = rand
+        self.failures = 0
+
+    def reset(self) -> None:
+        self.failures = 0
+
+    def next(self) -> float:
+        base = min(INITIAL_BACKOFF * 2.0**self.failures, MAX_BACKOFF)
+        self.failures = min(self.failures + 1, 64)
+        return min(base * (1.0 + self.rand()), MAX_BACKOFF)
+
+
+def transient(err: ApiError) -> bool:
+    return err.status == 429 or (err.status is None and err.reason in TRANSIENT_REASONS)
+
+
 def follow(
     cluster: GraphCluster,
     first: dict[str, Any],
     clock: Clock,
     timeout: float | None = None,
+    rand: Callable[[], float] = random.random,
 ) -> Iterator[dict[str, Any]]:
     """Yield each new version of the graph ``first`` (not ``first`` itself) until the caller stops.
 
-    Raises TimedOut after ``timeout`` seconds and NotFoundError if the graph is deleted.
+    Raises TimedOut after ``timeout`` seconds and NotFoundError if the graph is deleted. Waits
+    between watches go through ``cluster.sleep``.
     """
     meta = first.get("metadata") or {}
     name, namespace = str(meta.get("name")), str(meta.get("namespace") or cluster.namespace)
     deadline = None if timeout is None else clock() + timeout
     version = rv(first)
+    backoff = Backoff(rand)
+    relist = False
     while True:
         window = WATCH_WINDOW
         if deadline is not None:
             window = min(window, deadline - clock())
             if window <= 0:
                 raise TimedOut()
+        opened, events, failed = clock(), 0, False
         try:
+            if relist:  # our version expired: start over from now
+                fresh = cluster.get_graph(name, namespace)
+                relist = False
+                if rv(fresh) != version:
+                    version = rv(fresh)
+                    yield fresh
             for kind, obj in cluster.watch_graphs(namespace, name, version, timeout=window):
+                events += 1
                 if kind == "BOOKMARK":
                     version = rv(obj) or version
                     continue
@@ -55,8 +103,16 @@ def follow(
                 if deadline is not None and clock() >= deadline:
                     raise TimedOut()
         except ApiError as err:
-            if err.status != 410:
+            if err.status == 410:
+                relist = True
+            elif not transient(err):
                 raise
-            fresh = cluster.get_graph(name, namespace)  # our version expired: start over from now
-            version = rv(fresh)
-            yield fresh
+            failed = True
+        if events or clock() - opened >= HEALTHY_WATCH:
+            backoff.reset()
+            if not failed:
+                continue
+        wait = backoff.next()
+        if deadline is not None:
+            wait = min(wait, max(deadline - clock(), 0.0))
+        cluster.sleep(wait)

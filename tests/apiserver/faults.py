@@ -1,4 +1,5 @@
-"""Fault injection for the test API server: forbid, fail, delay, and run code between requests."""
+"""Fault injection for the test API server: forbid, fail, delay, run code between requests, and
+take over a response with one of the misbehaving answers at the end of this module."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ class RequestRecord:
 
 
 Match = Callable[[RequestRecord], bool]
+# Writes a whole (mis)answer on a BaseHTTPRequestHandler; see "misbehaving responses" below.
+Responder = Callable[[Any], None]
 
 
 def resource_requests(record: RequestRecord) -> bool:
@@ -67,6 +70,13 @@ class _Hook:
 
 
 @dataclass
+class _Takeover:
+    responder: Responder
+    match: Match
+    remaining: int | None  # None: every matching request
+
+
+@dataclass
 class Faults:
     """Everything a test can make the server do wrong. Thread-safe; cleared per test."""
 
@@ -74,6 +84,7 @@ class Faults:
     _failures: list[_Failure] = field(default_factory=list)
     _delays: list[tuple[float, Match]] = field(default_factory=list)
     _hooks: list[_Hook] = field(default_factory=list)
+    _takeovers: list[_Takeover] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def forbid(
@@ -101,8 +112,15 @@ class Faults:
         with self._lock:
             self._hooks.append(_Hook(callback, match, times))
 
+    def respond(self, responder: Responder, match: Match, times: int | None = None) -> None:
+        """Answer the next ``times`` matching requests (None: all of them) with ``responder``
+        instead of the real handler, e.g. ``respond(empty_watch, matching(verb="watch"))``."""
+        with self._lock:
+            self._takeovers.append(_Takeover(responder, match, times))
+
     def clear(self) -> None:
         with self._lock:
+            self._takeovers.clear()
             self.forbidden.clear()
             self._failures.clear()
             self._delays.clear()
@@ -133,6 +151,15 @@ class Faults:
         if total > 0:
             time.sleep(total)
 
+    def responder_for(self, record: RequestRecord) -> Responder | None:
+        with self._lock:
+            for takeover in self._takeovers:
+                if takeover.remaining != 0 and takeover.match(record):
+                    if takeover.remaining is not None:
+                        takeover.remaining -= 1
+                    return takeover.responder
+        return None
+
     def run_hooks(self, record: RequestRecord) -> None:
         with self._lock:
             due = [h for h in self._hooks if h.remaining > 0 and h.match(record)]
@@ -140,3 +167,172 @@ class Faults:
                 hook.remaining -= 1
         for hook in due:  # outside the lock: a hook may write through the store
             hook.callback(record)
+
+
+# -- misbehaving responses ----------------------------------------------------------------------
+# A responder takes over one request after authentication: it writes whatever bytes it likes on
+# ``handler.wfile`` (a BaseHTTPRequestHandler) and may hang up. These are the shapes of failure
+# seen behind proxies and broken servers; each one is something a client must survive or report
+# in one line.
+
+
+def _chunk(handler: Any, data: bytes) -> None:
+    handler.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+    handler.wfile.flush()
+
+
+def _stream_headers(handler: Any) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+    handler.close_connection = True
+
+
+def _serving(handler: Any) -> bool:
+    return not handler.api.store.closed
+
+
+def empty_watch(handler: Any) -> None:
+    """A 200 with an empty body: the watch ends as soon as it starts (an idle-closing proxy)."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", "0")
+    handler.end_headers()
+
+
+def dropped_stream(after: bytes = b"") -> Responder:
+    """A chunked 200 that sends ``after`` and hangs up without the last chunk (the client sees
+    "Response ended prematurely")."""
+
+    def respond(handler: Any) -> None:
+        _stream_headers(handler)
+        if after:
+            _chunk(handler, after)
+        handler.wfile.write(b'5\r\n{"ty')  # half a chunk, then the connection is gone
+        handler.wfile.flush()
+
+    return respond
+
+
+def endless_line(seconds: float = 60.0, piece: bytes = b"x" * 65536) -> Responder:
+    """A watch stream whose first line never ends: bytes without a newline, as fast as the
+    client reads, for ``seconds`` (or until the client hangs up or the server stops)."""
+
+    def respond(handler: Any) -> None:
+        _stream_headers(handler)
+        deadline = time.monotonic() + seconds
+        _chunk(handler, b'{"type":"MODIFIED","object":{"x":"')
+        while time.monotonic() < deadline and _serving(handler):
+            _chunk(handler, piece)
+        handler.wfile.write(b"0\r\n\r\n")
+
+    return respond
+
+
+def watch_lines(*lines: bytes, then_hold: float = 0.0) -> Responder:
+    """A chunked watch stream of exactly these lines (malformed or wrong-shaped events), then,
+    after holding the stream open ``then_hold`` seconds, its normal end."""
+
+    def respond(handler: Any) -> None:
+        _stream_headers(handler)
+        for line in lines:
+            _chunk(handler, line + b"\n")
+        deadline = time.monotonic() + then_hold
+        while time.monotonic() < deadline and _serving(handler):
+            time.sleep(0.05)
+        handler.wfile.write(b"0\r\n\r\n")
+
+    return respond
+
+
+def body(payload: bytes, code: int = 200, headers: dict[str, str] | None = None) -> Responder:
+    """An answer with exactly this status, these headers and this body (wrong-shaped JSON,
+    ``Retry-After: nan`` and the like)."""
+
+    def respond(handler: Any) -> None:
+        handler.send_response(code)
+        for key, value in {"Content-Type": "application/json", **(headers or {})}.items():
+            handler.send_header(key, value)
+        handler.send_header("Content-Length", str(len(payload)))
+        handler.end_headers()
+        handler.wfile.write(payload)
+
+    return respond
+
+
+def drip(payload: bytes, interval: float = 0.5) -> Responder:
+    """Headers at once, then the body one byte every ``interval`` seconds: each read succeeds,
+    so only a deadline for the whole call cuts it off."""
+
+    def respond(handler: Any) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(payload)))
+        handler.end_headers()
+        handler.wfile.flush()
+        for byte in payload:
+            if not _serving(handler):
+                return
+            time.sleep(interval)
+            handler.wfile.write(bytes([byte]))
+            handler.wfile.flush()
+
+    return respond
+
+
+def stall_after_headers(seconds: float = 60.0) -> Responder:
+    """Headers announcing a body that never comes (for ``seconds``, or until the server stops)."""
+
+    def respond(handler: Any) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", "100")
+        handler.end_headers()
+        handler.wfile.flush()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and _serving(handler):
+            time.sleep(0.05)
+        handler.close_connection = True
+
+    return respond
+
+
+class SilentListener:
+    """A port that accepts connections and never says a word (not even a TLS handshake): a
+    hung server or a black-holing load balancer. Use as a context manager; ``.url`` is https."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(16)
+        self._accepted: list[Any] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._sock.getsockname()[:2]
+        return f"https://{host}:{port}"
+
+    def _accept(self) -> None:
+        self._sock.settimeout(0.1)
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                continue
+            self._accepted.append(conn)
+
+    def __enter__(self) -> SilentListener:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        for conn in self._accepted:
+            conn.close()
+        self._sock.close()

@@ -5,6 +5,7 @@ The behaviour it emulates is listed in server.py.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import selectors
@@ -103,6 +104,32 @@ class HttpServer(ThreadingHTTPServer):
         with contextlib.suppress(OSError):
             request.shutdown(socket.SHUT_WR)
         request.close()
+
+
+def paginate(
+    items: list[Obj], rv: str, query: dict[str, list[str]]
+) -> tuple[list[Obj], dict[str, Any]]:
+    """``limit``/``continue`` as kube-apiserver: a page, and a continue token (opaque base64 of
+    the list's resourceVersion and offset) while items remain."""
+    meta: dict[str, Any] = {"resourceVersion": rv}
+    limit = int(query.get("limit", ["0"])[0] or 0)
+    token = query.get("continue", [""])[0]
+    offset = 0
+    if token:
+        try:
+            state = json.loads(base64.b64decode(token))
+            rv, offset = str(state["rv"]), int(state["offset"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise errors.bad_request(f"continue key is not valid: {error}") from error
+        meta["resourceVersion"] = rv
+    if limit <= 0:
+        return items[offset:], meta
+    page = items[offset : offset + limit]
+    if offset + limit < len(items):
+        next_state = json.dumps({"rv": rv, "offset": offset + limit}).encode()
+        meta["continue"] = base64.b64encode(next_state).decode()
+        meta["remainingItemCount"] = len(items) - offset - limit
+    return page, meta
 
 
 class _Route:
@@ -246,6 +273,10 @@ class Handler(BaseHTTPRequestHandler):
             self._check_auth()
             faults = self.api.faults
             faults.apply_delay(record)
+            responder = faults.responder_for(record)
+            if responder is not None:
+                responder(self)
+                return
             code = faults.failure_for(record)
             if code is not None:
                 raise errors.injected(code)
@@ -324,12 +355,13 @@ class Handler(BaseHTTPRequestHandler):
             if self._wants_table():
                 self._send_json(200, to_table(rt, items, rv, store.clock()))
                 return
+            items, meta = paginate(items, rv, query)
             self._send_json(
                 200,
                 {
                     "apiVersion": rt.group_version,
                     "kind": rt.list_kind,
-                    "metadata": {"resourceVersion": rv},
+                    "metadata": meta,
                     "items": items,
                 },
             )

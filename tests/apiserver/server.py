@@ -28,8 +28,8 @@ It speaks TLS with a throwaway CA (tls.py), because kubectl sends bearer tokens 
 without ``openssl`` it falls back to plain HTTP and then requires no token.
 
 Not emulated: client certificates, RBAC beyond the forbid hook, server-side apply field
-ownership, strategic merge patch semantics (a merge for core types), pagination (``limit`` is
-ignored; everything is returned), deletecollection, finalizers and graceful deletion, the
+ownership, strategic merge patch semantics (a merge for core types), expiry of ``continue``
+tokens (``limit``/``continue`` pages are), deletecollection, finalizers and graceful deletion, the
 v1alpha1<->v1beta1 DGD conversion, field validation (``fieldValidation`` is accepted and
 ignored), protobuf, WatchList (sendInitialEvents).
 """

@@ -34,6 +34,10 @@ class FakeCluster:
         self.scripts = scripts
         self.fresh = fresh
         self.watches: list[str] = []
+        self.slept: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
 
     def watch_graphs(
         self, namespace: str, name: str, resource_version: str, timeout: float | None = None
