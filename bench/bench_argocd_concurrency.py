@@ -45,6 +45,7 @@ PLUGIN = [sys.executable, "-c", "from kubectl_dgd.argocd.main import main; main(
 class Storm:
     peak_pss: int = 0  # KiB
     peak_rss: int = 0  # KiB
+    peak_uss: int = 0  # KiB, private pages only
     peak_processes: int = 0
     samples: int = 0
     seconds: float = 0.0
@@ -66,9 +67,9 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def _memory_kib(pid: int) -> tuple[int, int]:
-    """(RSS, PSS) in KiB of one process; zeros once it has gone."""
-    rss = pss = 0
+def _memory_kib(pid: int) -> tuple[int, int, int]:
+    """(RSS, PSS, USS) in KiB of one process; zeros once it has gone."""
+    rss = pss = uss = 0
     try:
         with open(f"/proc/{pid}/smaps_rollup") as fh:
             for line in fh:
@@ -76,9 +77,11 @@ def _memory_kib(pid: int) -> tuple[int, int]:
                     rss = int(line.split()[1])
                 elif line.startswith("Pss:"):
                     pss = int(line.split()[1])
+                elif line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    uss += int(line.split()[1])
     except (OSError, ValueError):
         pass
-    return rss, pss
+    return rss, pss, uss
 
 
 def storm(app: Path, env: dict[str, str], count: int, out: Path, current: Path | None) -> Storm:
@@ -105,6 +108,7 @@ def storm(app: Path, env: dict[str, str], count: int, out: Path, current: Path |
                 todo.extend(tree.get(pid, []))
             sizes = [_memory_kib(pid) for pid in seen]
             rss, pss = sum(s[0] for s in sizes), sum(s[1] for s in sizes)
+            result.peak_uss = max(result.peak_uss, sum(s[2] for s in sizes))
             if current is not None:
                 current.write_text(f"{pss * 1024}\n")
             result.peak_rss = max(result.peak_rss, rss)
@@ -174,6 +178,34 @@ def scenarios(tmp: Path, ref: str, limit_mib: int) -> list[tuple[str, dict[str, 
     return chosen
 
 
+def costs(app: Path, files: int, tmp: Path) -> list[tuple[str, str]]:
+    """What one generate costs alone, in one process and with 8 workers: the per-file and
+    per-worker figures usecases/workers.py plans with (unique pages: USS; and PSS)."""
+    from tests.argocd.harness import argocd_env
+
+    alone: dict[int, Storm] = {}
+    for workers in (1, 8):
+        slots = tmp / f"tmp-cost-{workers}"
+        slots.mkdir()
+        sidecar = {"DGD_WORKERS": str(workers), "TMPDIR": str(slots)}
+        out = tmp / f"out-cost-{workers}"
+        out.mkdir()
+        alone[workers] = storm(app, argocd_env("apps/large", sidecar_env=sidecar), 1, out, None)
+    one, eight = alone[1], alone[8]
+    return [
+        (
+            f"one generate alone, {files} files, one process",
+            f"PSS {one.peak_pss / 1024:.1f} MiB, USS {one.peak_uss / 1024:.1f} MiB",
+        ),
+        (
+            f"one generate alone, {files} files, 8 workers",
+            f"PSS {eight.peak_pss / 1024:.1f} MiB, USS {eight.peak_uss / 1024:.1f} MiB: "
+            f"{(eight.peak_pss - one.peak_pss) / 8 / 1024:.1f} MiB PSS, "
+            f"{(eight.peak_uss - one.peak_uss) / 8 / 1024:.1f} MiB USS per worker",
+        ),
+    ]
+
+
 def measure(
     files: int, count: int, repeats: int, ref: str, limit_mib: int
 ) -> list[tuple[str, str]]:
@@ -189,6 +221,7 @@ def measure(
         rows.append(
             ("storm", f"{count} concurrent generates, {repeats} repeat(s), limit {limit_mib} MiB")
         )
+        rows.extend(costs(app, files, tmp))
         digests: set[str] = set()
         results: dict[str, list[Storm]] = {}
         chosen = scenarios(tmp, ref, limit_mib)
@@ -204,14 +237,15 @@ def measure(
         for label, runs in results.items():
             pss = [r.peak_pss / 1024 for r in runs]
             rss = [r.peak_rss / 1024 for r in runs]
+            uss = [r.peak_uss / 1024 for r in runs]
             secs = [r.seconds for r in runs]
             verdict = "under" if max(pss) < limit_mib else "OVER"
             rows.append(
                 (
                     label,
                     f"peak PSS {statistics.median(pss):.0f} MiB (min {min(pss):.0f}, max "
-                    f"{max(pss):.0f}; {verdict} {limit_mib}), RSS sum {statistics.median(rss):.0f} "
-                    f"MiB, up to {max(r.peak_processes for r in runs)} processes, "
+                    f"{max(pss):.0f}; {verdict} {limit_mib}), USS {statistics.median(uss):.0f}, "
+                    f"RSS {statistics.median(rss):.0f} MiB, up to {max(r.peak_processes for r in runs)} processes, "
                     f"{statistics.median(secs):.1f} s (min {min(secs):.1f}, max {max(secs):.1f})",
                 )
             )

@@ -30,6 +30,10 @@ FILE_BYTES = 20 * 1024
 WORKER_BYTES = 10 * MIB
 # Not ours to plan with: the cmp-server itself and the repository copies it extracts.
 SIDECAR_BYTES = 64 * MIB
+# How long a generate waits for room before it runs anyway, in one process. The repo server
+# gives a request 60 s by default (server/controller.repo.server.timeout.seconds), and the
+# cmp-server kills the command's process group when it expires.
+WAIT_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
