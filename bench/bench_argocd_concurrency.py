@@ -22,14 +22,17 @@ Figures only, no assertions: .venv/bin/python bench/bench_argocd_concurrency.py 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,8 +96,16 @@ def storm(app: Path, env: dict[str, str], count: int, out: Path, current: Path |
     procs = []
     for path in outputs:
         with open(path, "wb") as fh:
+            # Its own process group, as the cmp-server starts commands (and kills them).
             procs.append(
-                subprocess.Popen(PLUGIN, cwd=app, env=env, stdout=fh, stderr=subprocess.DEVNULL)
+                subprocess.Popen(
+                    PLUGIN,
+                    cwd=app,
+                    env=env,
+                    stdout=fh,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
             )
     done = threading.Event()
 
@@ -119,10 +130,15 @@ def storm(app: Path, env: dict[str, str], count: int, out: Path, current: Path |
 
     sampler = threading.Thread(target=sample)
     sampler.start()
-    codes = [proc.wait() for proc in procs]
-    result.seconds = time.perf_counter() - started
-    done.set()
-    sampler.join()
+    try:
+        codes = [proc.wait() for proc in procs]
+        result.seconds = time.perf_counter() - started
+    finally:
+        done.set()
+        sampler.join()
+        for proc in procs:  # interrupted: leave no generate or worker behind
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
     if any(codes):
         raise SystemExit(f"a generate failed: exit codes {codes}")
     result.digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in outputs}
@@ -208,25 +224,23 @@ def costs(app: Path, files: int, tmp: Path) -> list[tuple[str, str]]:
 
 def measure(
     files: int, count: int, repeats: int, ref: str, limit_mib: int
-) -> list[tuple[str, str]]:
+) -> Iterator[tuple[str, str]]:
+    """The figures, row by row as they are measured."""
     from tests.argocd.harness import write_large_repo
 
-    rows: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         write_large_repo(tmp / "repo", files)
         app = tmp / "repo" / "apps" / "large"
         size = sum(p.stat().st_size for p in app.glob("*.yaml"))
-        rows.append(("input", f"{files} graph files of 5 components, {size / MIB:.1f} MiB"))
-        rows.append(
-            ("storm", f"{count} concurrent generates, {repeats} repeat(s), limit {limit_mib} MiB")
-        )
-        rows.extend(costs(app, files, tmp))
+        yield ("input", f"{files} graph files of 5 components, {size / MIB:.1f} MiB")
+        yield ("storm", f"{count} concurrent generates, {repeats} repeat(s), limit {limit_mib} MiB")
+        yield from costs(app, files, tmp)
         digests: set[str] = set()
         results: dict[str, list[Storm]] = {}
         chosen = scenarios(tmp, ref, limit_mib)
         if not any(label.startswith("before") for label, _, _ in chosen):
-            rows.append(("before", f"skipped: git archive {ref} failed"))
+            yield ("before", f"skipped: git archive {ref} failed")
         for repeat in range(repeats):  # interleaved, so a noisy minute spreads over all
             for label, env, current in chosen:
                 out = tmp / f"out-{repeat}-{len(results.get(label, []))}-{abs(hash(label))}"
@@ -234,30 +248,30 @@ def measure(
                 got = storm(app, env, count, out, current)
                 digests |= got.digests
                 results.setdefault(label, []).append(got)
+                yield (
+                    f"  run {repeat + 1}: {label}",
+                    f"peak PSS {got.peak_pss / 1024:.0f} MiB, {got.seconds:.1f} s, "
+                    f"{got.samples} samples",
+                )
         for label, runs in results.items():
             pss = [r.peak_pss / 1024 for r in runs]
             rss = [r.peak_rss / 1024 for r in runs]
             uss = [r.peak_uss / 1024 for r in runs]
             secs = [r.seconds for r in runs]
             verdict = "under" if max(pss) < limit_mib else "OVER"
-            rows.append(
-                (
-                    label,
-                    f"peak PSS {statistics.median(pss):.0f} MiB (min {min(pss):.0f}, max "
-                    f"{max(pss):.0f}; {verdict} {limit_mib}), USS {statistics.median(uss):.0f}, "
-                    f"RSS {statistics.median(rss):.0f} MiB, up to {max(r.peak_processes for r in runs)} processes, "
-                    f"{statistics.median(secs):.1f} s (min {min(secs):.1f}, max {max(secs):.1f})",
-                )
+            yield (
+                label,
+                f"peak PSS {statistics.median(pss):.0f} MiB (min {min(pss):.0f}, max "
+                f"{max(pss):.0f}; {verdict} {limit_mib}), USS {statistics.median(uss):.0f}, "
+                f"RSS {statistics.median(rss):.0f} MiB, up to {max(r.peak_processes for r in runs)} processes, "
+                f"{statistics.median(secs):.1f} s (min {min(secs):.1f}, max {max(secs):.1f})",
             )
-        rows.append(
-            ("outputs", "identical" if len(digests) == 1 else f"DIFFER: {len(digests)} variants")
-        )
-    return rows
+        yield ("outputs", "identical" if len(digests) == 1 else f"DIFFER: {len(digests)} variants")
 
 
 def run() -> list[tuple[str, str]]:
     """For bench/run.py: the default storm, three repeats."""
-    return measure(2000, 8, 3, BEFORE_REF, LIMIT_MIB)
+    return list(measure(2000, 8, 3, BEFORE_REF, LIMIT_MIB))
 
 
 def main() -> None:
@@ -268,10 +282,11 @@ def main() -> None:
     parser.add_argument("--before", default=BEFORE_REF, help="git ref of the code to compare")
     parser.add_argument("--limit-mib", type=int, default=LIMIT_MIB)
     args = parser.parse_args()
-    rows = measure(args.files, args.concurrent, args.repeats, args.before, args.limit_mib)
-    width = max(len(label) for label, _ in rows)
-    for label, value in rows:
-        print(f"{label.ljust(width)}  {value}")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the storms clean up
+    for label, value in measure(
+        args.files, args.concurrent, args.repeats, args.before, args.limit_mib
+    ):
+        print(f"{label:36}  {value}", flush=True)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import fcntl
 import math
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +78,15 @@ def read_capacity(root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_SELF_CGROUP
             for level in (_levels(memory, paths.get("memory", "/")) if memory.is_dir() else [])
         )
     return Capacity(cpus=_affinity(), cpu_quota=quota, memory_limit=limit, memory_in_use=used)
+
+
+def total_size(paths: Iterable[Path]) -> int:
+    """Bytes of the files that exist among ``paths`` (the rest are reported when read)."""
+    size = 0
+    for path in paths:
+        with suppress(OSError):
+            size += path.stat().st_size
+    return size
 
 
 def _affinity() -> int:

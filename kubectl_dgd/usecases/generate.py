@@ -21,7 +21,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from kubectl_dgd.adapters.resources import CGROUP_ROOT, Reservation, hold_slot, read_capacity
+from kubectl_dgd.adapters.resources import (
+    CGROUP_ROOT,
+    Reservation,
+    hold_slot,
+    read_capacity,
+    total_size,
+)
 from kubectl_dgd.adapters.yamlload import Document, load_file
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.nulls import without_nulls
@@ -260,10 +266,11 @@ def _check_files(
     """Results in file order, checked by as many workers as the sidecar has room for
     (usecases/workers.py decides; the slot is held until the results are in)."""
     jobs = [(path, shown, profile) for path, shown in files]
+    size = total_size(path for path, _ in files)
 
     def decide(others: list[Reservation], must: bool) -> Reservation | None:
         capacity = read_capacity(sizing.cgroup_root)
-        return plan_workers(WorkerRequest(len(jobs), wanted, capacity), others, must)
+        return plan_workers(WorkerRequest(len(jobs), size, wanted, capacity), others, must)
 
     if sizing.slot_dir is None:
         planned = decide([], True)

@@ -24,8 +24,9 @@ PARALLEL_MIN_FILES = 48
 MAX_WORKERS = 8
 # One generate before its files: interpreter, libraries, schema, compiled CEL rules.
 PROCESS_BYTES = 24 * MIB
-# Held per file until the stream is printed: its objects, findings and their share of the output.
-FILE_BYTES = 20 * 1024
+# Bytes held per byte of manifest until the stream is printed: the parsed objects, their
+# findings and the output text (measured 12.8; a 1.5 KiB graph file costs about 20 KiB).
+INPUT_FACTOR = 14
 # One forked worker: what it copies of the parent on write, plus its batch of results.
 WORKER_BYTES = 10 * MIB
 # Not ours to plan with: the cmp-server itself and the repository copies it extracts.
@@ -39,13 +40,14 @@ WAIT_SECONDS = 20.0
 @dataclass(frozen=True)
 class WorkerRequest:
     files: int
+    input_bytes: int  # the manifests' total size
     wanted: int = 0  # DGD_WORKERS: 0 auto, 1 no workers, N at most N
     capacity: Capacity = field(default_factory=lambda: Capacity(cpus=1))
 
 
-def own_bytes(files: int) -> int:
-    """What one generate of ``files`` files uses in a single process."""
-    return PROCESS_BYTES + FILE_BYTES * files
+def own_bytes(input_bytes: int) -> int:
+    """What one generate of ``input_bytes`` of manifests uses in a single process."""
+    return PROCESS_BYTES + INPUT_FACTOR * input_bytes
 
 
 def plan_workers(
@@ -54,7 +56,7 @@ def plan_workers(
     """Workers for this generate and the bytes it reserves; None: wait, there is no room yet.
 
     ``workers`` 1 means no worker processes (the generate checks its files itself)."""
-    own = own_bytes(request.files)
+    own = own_bytes(request.input_bytes)
     if request.files < PARALLEL_MIN_FILES or request.wanted == 1:
         return _fit(own, 1, request, others, must)
     cap = request.capacity
@@ -85,7 +87,7 @@ def _room(own: int, request: WorkerRequest, others: Sequence[Reservation]) -> in
     room = limit - SIDECAR_BYTES - sum(o.bytes for o in others) - own
     used = request.capacity.memory_in_use
     if used is not None:  # this process is already running: only its files are still to come
-        room = min(room, limit - used - FILE_BYTES * request.files)
+        room = min(room, limit - used - INPUT_FACTOR * request.input_bytes)
     return room
 
 

@@ -15,6 +15,7 @@ from kubectl_dgd.adapters.resources import (
     hold_slot,
     read_capacity,
     running,
+    total_size,
 )
 
 MIB = 1 << 20
@@ -196,3 +197,9 @@ def test_a_killed_holder_does_not_leak_its_slot(tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_total_size_counts_the_files_that_exist(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("x" * 100)
+    (tmp_path / "b.yaml").write_text("y" * 23)
+    assert total_size([tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "gone.yaml"]) == 123
