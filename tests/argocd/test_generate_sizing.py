@@ -87,6 +87,30 @@ def test_a_tight_memory_limit_checks_in_one_process_with_the_same_output(
     assert run.stdout == expected
 
 
+def test_cgroup_v1_limits_and_a_cpu_quota_are_read_through_the_plugin(
+    repo: Path, expected: str, tmp_path: Path
+) -> None:
+    tmp = tmp_path / "sidecar-tmp"
+    tmp.mkdir()
+    v1 = tmp_path / "v1"
+    (v1 / "memory").mkdir(parents=True)
+    (v1 / "memory" / "memory.limit_in_bytes").write_text(f"{1024 * MIB}\n")
+    (v1 / "memory" / "memory.usage_in_bytes").write_text(f"{970 * MIB}\n")
+    sidecar = {"DGD_TEST_CGROUP_ROOT": str(v1), "TMPDIR": str(tmp), "DGD_WORKERS": "8"}
+    run = run_plugin(repo, "apps/large", sidecar_env=sidecar)
+    assert run.returncode == 0, run.stderr[:2000]
+    assert _decided(sidecar) == 5  # 54 MiB left by the working set, 1.3 for the files
+    assert run.stdout == expected
+    # Automatic counts follow the CPU quota: one CPU's worth means no workers.
+    (v1 / "cpu").mkdir()
+    (v1 / "cpu" / "cpu.cfs_quota_us").write_text("100000\n")
+    (v1 / "cpu" / "cpu.cfs_period_us").write_text("100000\n")
+    sidecar["DGD_WORKERS"] = ""
+    run = run_plugin(repo, "apps/large", sidecar_env=sidecar)
+    assert run.returncode == 0, run.stderr[:2000]
+    assert _decided(sidecar) == 1
+
+
 def test_what_running_generates_hold_is_taken_off_the_budget(
     repo: Path, expected: str, tmp_path: Path
 ) -> None:
