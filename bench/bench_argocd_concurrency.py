@@ -223,7 +223,7 @@ def costs(app: Path, files: int, tmp: Path) -> list[tuple[str, str]]:
 
 
 def measure(
-    files: int, count: int, repeats: int, ref: str, limit_mib: int
+    files: int, count: int, repeats: int, ref: str, limit_mib: int, only: str = ""
 ) -> Iterator[tuple[str, str]]:
     """The figures, row by row as they are measured."""
     from tests.argocd.harness import write_large_repo
@@ -238,7 +238,7 @@ def measure(
         yield from costs(app, files, tmp)
         digests: set[str] = set()
         results: dict[str, list[Storm]] = {}
-        chosen = scenarios(tmp, ref, limit_mib)
+        chosen = [s for s in scenarios(tmp, ref, limit_mib) if only in s[0]]
         if not any(label.startswith("before") for label, _, _ in chosen):
             yield ("before", f"skipped: git archive {ref} failed")
         for repeat in range(repeats):  # interleaved, so a noisy minute spreads over all
@@ -281,10 +281,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--before", default=BEFORE_REF, help="git ref of the code to compare")
     parser.add_argument("--limit-mib", type=int, default=LIMIT_MIB)
+    parser.add_argument("--only", default="", help="run the scenarios whose label has this")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the storms clean up
     for label, value in measure(
-        args.files, args.concurrent, args.repeats, args.before, args.limit_mib
+        args.files, args.concurrent, args.repeats, args.before, args.limit_mib, args.only
     ):
         print(f"{label:36}  {value}", flush=True)
 

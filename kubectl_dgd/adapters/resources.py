@@ -50,7 +50,7 @@ class Capacity:
 class Reservation:
     """What one running generate holds: its worker processes and the bytes it expects to use."""
 
-    workers: int
+    workers: int  # as decided (1: none); informational once they have gone
     bytes: int
     pid: int = 0
 
@@ -197,11 +197,17 @@ Decide = Callable[[list[Reservation], bool], Reservation | None]
 
 @contextmanager
 def hold_slot(
-    directory: Path, decide: Decide, max_wait: float = 30.0, poll: float = 0.2
+    directory: Path,
+    decide: Decide,
+    max_wait: float = 30.0,
+    poll: float = 0.2,
+    keep: Callable[[Reservation], Reservation] | None = None,
 ) -> Iterator[Reservation]:
     """Ask ``decide`` what to hold given what the other running generates hold, record it in
     a slot and keep the slot for the duration of the block. ``decide`` may answer None (no
     room yet): it is asked again every ``poll`` seconds, and after ``max_wait`` it must answer.
+    With ``keep``, the slot outlives the block: it then records ``keep(answer)`` until the
+    process exits (a process that still holds its results after its workers have gone).
     Without a usable directory (read-only, full) the decision is made alone and not recorded."""
     deadline = time.monotonic() + max_wait
     try:
@@ -231,7 +237,9 @@ def hold_slot(
     try:
         yield answer
     finally:
-        if slot >= 0:
+        if slot >= 0 and keep is not None:
+            _write(slot, keep(answer))  # kept until this process exits, which drops the lock
+        elif slot >= 0:
             os.close(slot)  # the lock goes with the last descriptor (forked workers share it)
 
 
@@ -277,7 +285,11 @@ def _claim(directory: Path, answer: Reservation) -> int:
         except OSError:
             os.close(fd)
             continue
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{answer.workers} {answer.bytes} {os.getpid()}\n".encode(), 0)
+        _write(fd, answer)
         return fd
     return -1
+
+
+def _write(fd: int, answer: Reservation) -> None:
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{answer.workers} {answer.bytes} {os.getpid()}\n".encode(), 0)

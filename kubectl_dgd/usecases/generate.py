@@ -34,7 +34,7 @@ from kubectl_dgd.core.nulls import without_nulls
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
-from kubectl_dgd.usecases.workers import WAIT_SECONDS, WorkerRequest, plan_workers
+from kubectl_dgd.usecases.workers import WAIT_SECONDS, WorkerRequest, own_bytes, plan_workers
 
 MAX_CHUNK = 16  # files per batch sent to a worker
 DGD_API = "nvidia.com/v1beta1/DynamoGraphDeployment"
@@ -276,7 +276,15 @@ def _check_files(
         planned = decide([], True)
         assert planned is not None
         return _check_with(jobs, planned.workers)
-    with hold_slot(sizing.slot_dir, decide, max_wait=WAIT_SECONDS) as held:
+    # The results stay in this process until it has printed them and exits: so does the
+    # reservation, without the workers' bytes once they have gone.
+    alone = own_bytes(size)
+    with hold_slot(
+        sizing.slot_dir,
+        decide,
+        max_wait=WAIT_SECONDS,
+        keep=lambda held: Reservation(held.workers, alone),
+    ) as held:
         return _check_with(jobs, held.workers)
 
 

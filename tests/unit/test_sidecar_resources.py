@@ -203,3 +203,30 @@ def test_total_size_counts_the_files_that_exist(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text("x" * 100)
     (tmp_path / "b.yaml").write_text("y" * 23)
     assert total_size([tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "gone.yaml"]) == 123
+
+
+KEEPER = """
+import sys, time
+from pathlib import Path
+from kubectl_dgd.adapters.resources import Reservation, hold_slot
+with hold_slot(Path(sys.argv[1]), lambda o, m: Reservation(8, 100), keep=lambda r: Reservation(r.workers, 7)):
+    pass
+print("kept", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_kept_slot_records_what_remains_until_the_process_exits(tmp_path: Path) -> None:
+    slots = tmp_path / "slots"
+    keeper = subprocess.Popen(
+        [sys.executable, "-c", KEEPER, str(slots)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert keeper.stdout is not None and keeper.stdout.readline() == "kept\n"
+        assert running(slots) == [Reservation(8, 7, keeper.pid)]
+        keeper.terminate()
+        keeper.wait()
+        assert running(slots) == []
+    finally:
+        keeper.kill()
+        keeper.wait()
