@@ -238,9 +238,10 @@ def measure(
         yield from costs(app, files, tmp)
         digests: set[str] = set()
         results: dict[str, list[Storm]] = {}
-        chosen = [s for s in scenarios(tmp, ref, limit_mib) if only in s[0]]
-        if not any(label.startswith("before") for label, _, _ in chosen):
+        every = scenarios(tmp, ref, limit_mib)
+        if not any(label.startswith("before") for label, _, _ in every):
             yield ("before", f"skipped: git archive {ref} failed")
+        chosen = [s for s in every if only in s[0]]
         for repeat in range(repeats):  # interleaved, so a noisy minute spreads over all
             for label, env, current in chosen:
                 out = tmp / f"out-{repeat}-{len(results.get(label, []))}-{abs(hash(label))}"
