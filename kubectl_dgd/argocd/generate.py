@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from kubectl_dgd.adapters.resources import CGROUP_ROOT, SLOT_DIR_NAME
 from kubectl_dgd.argocd.settings import api_versions, read_settings
 from kubectl_dgd.argocd.source import list_manifests, locate
-from kubectl_dgd.usecases.generate import GenerateRequest, Outcome, generate_objects
+from kubectl_dgd.usecases.generate import GenerateRequest, Outcome, Sizing, generate_objects
 
 MAX_ERRORS_SHOWN = 50
 MAX_WARNINGS_SHOWN = 20
+# Tests only: a directory laid out as /sys/fs/cgroup, to give the plugin fake limits.
+TEST_CGROUP_ROOT = "DGD_TEST_CGROUP_ROOT"
 
 
 def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
@@ -44,6 +47,7 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
             restart_strategy=settings.restart_strategy,
             preview=preview,
             workers=_workers_wanted(env),
+            sizing=_sizing(env),
         )
     )
     outcome.warnings[:0] = settings.warnings
@@ -56,6 +60,16 @@ def _workers_wanted(env: Mapping[str, str]) -> int:
         return int(env.get("DGD_WORKERS", "0"))
     except ValueError:
         return 0
+
+
+def _sizing(env: Mapping[str, str]) -> Sizing:
+    """The generates of one sidecar share its /tmp (an emptyDir of its own), and count each
+    other through slots there; TMPDIR moves it, as it moves every temporary file."""
+    tmp = env.get("TMPDIR", "").strip() or "/tmp"
+    root = env.get(TEST_CGROUP_ROOT, "").strip()
+    return Sizing(
+        cgroup_root=Path(root) if root else CGROUP_ROOT, slot_dir=Path(tmp) / SLOT_DIR_NAME
+    )
 
 
 def _app_label(env: Mapping[str, str]) -> str:

@@ -20,6 +20,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from kubectl_dgd.adapters.resources import (
+    CGROUP_ROOT,
+    Reservation,
+    hold_slot,
+    read_capacity,
+    total_size,
+)
 from kubectl_dgd.adapters.yamlload import Document, load_file
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.graph import mapping
@@ -28,10 +35,9 @@ from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.listcheck import list_item_problems
+from kubectl_dgd.usecases.workers import WAIT_SECONDS, WorkerRequest, own_bytes, plan_workers
 
-# Below this many files a single process is faster than starting workers.
-PARALLEL_MIN_FILES = 48
-MAX_WORKERS = 8
+MAX_CHUNK = 16  # files per batch sent to a worker
 DGD_API = "nvidia.com/v1beta1/DynamoGraphDeployment"
 
 RESTART_IN_GIT = (
@@ -67,6 +73,15 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Sizing:
+    """Where ``generate`` learns what it may use: the cgroup mount, and the directory of slots
+    shared by the generates running at the same time (None: plan alone)."""
+
+    cgroup_root: Path = CGROUP_ROOT
+    slot_dir: Path | None = None
+
+
+@dataclass(frozen=True)
 class GenerateRequest:
     files: list[tuple[Path, str]]  # each manifest file and its name as shown in messages
     profile: Profile
@@ -77,14 +92,15 @@ class GenerateRequest:
     restart_id: str | None = None
     restart_strategy: Literal["Sequential", "Parallel"] | None = None
     preview: PreviewBuilder | None = None
-    workers: int = 0  # 0: one per CPU (capped); 1: no worker processes
+    workers: int = 0  # 0: automatic; 1: no worker processes; N: at most N (memory permitting)
+    sizing: Sizing = field(default_factory=Sizing)
 
 
 def generate_objects(request: GenerateRequest) -> Outcome:
     """Everything ``generate`` does between reading its parameters and printing."""
     outcome = Outcome()
     outcome.errors.extend(request.listing_errors)
-    for result in _check_files(request.files, request.profile, request.workers):
+    for result in _check_files(request.files, request.profile, request.workers, request.sizing):
         outcome.entries.extend(result.entries)
         outcome.errors.extend(result.errors)
         outcome.warnings.extend(result.warnings)
@@ -236,28 +252,75 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
     return result
 
 
-def _workers(wanted: int, files: int) -> int:
-    """Worker processes for large applications; ``wanted`` 1 turns them off."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    count = wanted if wanted > 0 else min(cpus, MAX_WORKERS)
-    return count if files >= PARALLEL_MIN_FILES else 1
-
-
-def _check_files(files: list[tuple[Path, str]], profile: Profile, wanted: int) -> list[FileResult]:
-    """Results in file order. Large applications fan out to forked workers after the first
-    file has been checked here, so they inherit the loaded schema and compiled CEL rules."""
+def _check_files(
+    files: list[tuple[Path, str]], profile: Profile, wanted: int, sizing: Sizing
+) -> list[FileResult]:
+    """Results in file order, checked by as many workers as the sidecar has room for
+    (usecases/workers.py decides; the slot is held until the results are in)."""
     jobs = [(path, shown, profile) for path, shown in files]
-    workers = _workers(wanted, len(jobs))
+    size = total_size(path for path, _ in files)
+
+    def decide(others: list[Reservation], must: bool) -> Reservation | None:
+        capacity = read_capacity(sizing.cgroup_root)
+        return plan_workers(WorkerRequest(len(jobs), size, wanted, capacity), others, must)
+
+    if sizing.slot_dir is None:
+        planned = decide([], True)
+        assert planned is not None
+        return _check_with(jobs, planned.workers)
+    # The results stay in this process until it has printed them and exits: so does the
+    # reservation, without the workers' bytes once they have gone.
+    alone = own_bytes(size)
+    with hold_slot(
+        sizing.slot_dir,
+        decide,
+        max_wait=WAIT_SECONDS,
+        keep=lambda held: Reservation(held.workers, alone),
+    ) as held:
+        return _check_with(jobs, held.workers)
+
+
+def _check_with(jobs: list[tuple[Path, str, Profile]], workers: int) -> list[FileResult]:
+    """Large applications fan out to forked workers after the first file has been checked
+    here, so they inherit the loaded schema and compiled CEL rules."""
     if workers <= 1 or not jobs:
         return [check_file(*job) for job in jobs]
+    import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     first = check_file(*jobs[0])
-    chunk = max(1, len(jobs) // (workers * 4))
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        rest = list(pool.map(_check_job, jobs[1:], chunksize=chunk))
+    # Small batches: a worker holds a whole batch of results until it is sent, so batch size
+    # is worker memory; 16 files cost a few hundred KiB and little time in messages.
+    chunk = max(1, min(MAX_CHUNK, len(jobs) // (workers * 4)))
+    # Frozen objects are never visited by the collector, so workers do not copy on write the
+    # pages of everything the parent loaded just by collecting.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
+            rest = list(pool.map(_check_job, jobs[1:], chunksize=chunk))
+    finally:
+        gc.unfreeze()
     return [first, *rest]
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker whose generate was killed (OOM killer, Argo CD's timeout) would wait for work
+    forever, holding its memory and the generate's slot: it leaves when its parent changes."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _check_job(job: tuple[Path, str, Profile]) -> FileResult:
