@@ -196,3 +196,20 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
         return decorated  # type: ignore[no-any-return]
 
     return decorate
+
+
+DRY_RUN_VALUES = ("none", "client", "server")
+
+
+def dry_run_option(help_text: str) -> Callable[[F], F]:
+    """kubectl's ``--dry-run=none|client|server``; ``--dry-run`` alone means client (kubectl's
+    default when no value is given: ``kubectl_args`` in main.py spells it out before parsing,
+    since a value-taking click option would swallow the next word)."""
+    return click.option(
+        "--dry-run",
+        "dry_run",
+        type=click.Choice(DRY_RUN_VALUES),
+        default="none",
+        metavar="[=none|client|server]",
+        help=help_text,
+    )
