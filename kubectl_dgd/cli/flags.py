@@ -213,3 +213,30 @@ def dry_run_option(help_text: str) -> Callable[[F], F]:
         metavar="[=none|client|server]",
         help=help_text,
     )
+
+
+def listing_options(func: F) -> F:
+    """kubectl get's table flags: --sort-by, --show-labels, -L/--label-columns."""
+    decorators = [
+        click.option(
+            "--sort-by",
+            metavar="FIELD",
+            help="Sort by this field of the objects, e.g. '{.metadata.creationTimestamp}'.",
+        ),
+        click.option("--show-labels", is_flag=True, help="Add a LABELS column (key=value,...)."),
+        click.option(
+            "-L",
+            "--label-columns",
+            multiple=True,
+            metavar="KEY[,KEY]",
+            help="A column with the value of each of these labels (repeatable).",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def label_keys(values: tuple[str, ...]) -> tuple[str, ...]:
+    """-L a,b -L c -> (a, b, c), as kubectl splits its string-slice flags."""
+    return tuple(key.strip() for value in values for key in value.split(",") if key.strip())

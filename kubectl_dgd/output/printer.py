@@ -27,6 +27,9 @@ class Options:
 
     style: Style = PLAIN
     headers: bool = True
+    # kubectl get's -L/--label-columns and --show-labels (tables of objects only)
+    label_columns: tuple[str, ...] = ()
+    show_labels: bool = False
 
 
 PLAIN_OPTIONS = Options()
