@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child, index
@@ -95,7 +95,46 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _go_regex(pattern: str) -> re.Pattern[str] | None:
+# The patterns of the bundled CRDs (a test keeps this list equal to theirs): known to run fast
+# on Python's backtracking engine. Any other pattern (a CRD from --crd or the cluster) is
+# compiled with RE2, the API server's own engine, whose time is linear in the input.
+BUNDLED_PATTERNS = frozenset(
+    {
+        r"^(([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$",
+        r"^(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})$",
+        r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+        r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$",
+        r"^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$",
+        r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+        r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+        r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$",
+    }
+)
+
+
+class _Matcher(Protocol):
+    def search(self, text: str) -> object | None: ...
+
+
+def _go_regex(pattern: str) -> _Matcher | None:
+    """A CRD ``pattern`` compiled with Go's semantics: RE2 for any pattern we do not ship
+    (linear time, whatever the pattern: ``^(a+)+$`` cannot stall a run), Python's engine with
+    ``$`` made end-of-text for the bundled ones (``re2`` costs a few ms to import)."""
+    if pattern not in BUNDLED_PATTERNS:
+        try:
+            import re2
+        except ImportError:  # pragma: no cover - google-re2 is a dependency
+            pass
+        else:
+            try:
+                compiled: _Matcher = re2.compile(pattern)
+            except Exception:  # re2.error; an invalid pattern checks nothing, as before
+                return None
+            return compiled
+    return _python_regex(pattern)
+
+
+def _python_regex(pattern: str) -> re.Pattern[str] | None:
     """Compile an RE2 pattern for Python: ``$`` outside classes means end of text, as in Go."""
     out: list[str] = []
     in_class = False
