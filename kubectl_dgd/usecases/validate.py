@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import Document, expand_paths, load_file
@@ -134,6 +135,14 @@ def validate_paths(
 ) -> ValidationReport:
     """Validate every manifest below ``paths``; unreadable inputs are reported, the rest still checked."""
     report = ValidationReport()
+    for docs in readable_files(paths, report):
+        validate_documents(docs, schemas, profile, old=old, report=report)
+    return report
+
+
+def readable_files(paths: list[str], report: ValidationReport) -> Iterator[list[Document]]:
+    """The documents of every file below ``paths``; one that cannot be read is counted in the
+    report, and the rest are still read."""
     for path in expand_paths(paths):
         try:
             docs = load_file(path)
@@ -141,8 +150,7 @@ def validate_paths(
             report.input_errors.append(err)
             report.summary.unreadable += 1
             continue
-        validate_documents(docs, schemas, profile, old=old, report=report)
-    return report
+        yield docs
 
 
 def refuse_unserved(obj: dict[str, Any], path: str, line: int | None = None) -> None:
