@@ -14,15 +14,13 @@ import json
 from dataclasses import replace
 from typing import Any
 
-import semver
-
 from kubectl_dgd.core.render.context import Graph, is_worker
 from kubectl_dgd.core.render.dcd import build_dcd
 from kubectl_dgd.core.render.podtemplate import kube_labels
-from kubectl_dgd.core.runtime_version import resolved_runtime_version
+from kubectl_dgd.core.runtime_version import RuntimeVersion, resolved_runtime_version
 
 HASH_PLACEHOLDER = "worker-hash-placeholder"
-MIN_HASHED_RUNTIME = semver.Version(1, 5, 0)
+MIN_HASHED_RUNTIME = RuntimeVersion(1, 5, 0)
 # Replica count, availability and autoscaling ownership patch the live DCD; the override is
 # hashed through the resolved version instead.
 EXCLUDED_SPEC_FIELDS = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
@@ -48,7 +46,7 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         if annotations:
             entry["annotations"] = dict(sorted(annotations.items()))
         version = resolved_runtime_version(component)
-        if version is not None and version.compare(MIN_HASHED_RUNTIME) >= 0:
+        if version is not None and version >= MIN_HASHED_RUNTIME:
             entry["runtimeVersion"] = str(version)
         entry["spec"] = {k: v for k, v in dcd["spec"].items() if k not in EXCLUDED_SPEC_FIELDS}
         entries[str(component.get("name"))] = entry
