@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import sys
 
+from kubectl_dgd import gcpolicy
+
+gcpolicy.loading()  # before click and the command's modules load
+
 try:  # a Ctrl-C while the modules load is still an interruption, not a traceback
     import importlib
     import importlib.util
@@ -41,6 +45,7 @@ class LazyGroup(click.Group):
         module_name, attr = target.split(":")
         command = getattr(importlib.import_module(module_name), attr)
         assert isinstance(command, click.Command)
+        gcpolicy.running()
         return command
 
 
@@ -103,6 +108,14 @@ def usage_line(err: click.UsageError) -> str:
 
 def main(argv: list[str] | None = None) -> Any:
     """Console-script entry point: every error is one line on stderr with its exit code."""
+    try:
+        return _main(argv)
+    finally:
+        if argv is None:  # the process ends here (called with argv, it is embedded: a test)
+            gcpolicy.exiting()
+
+
+def _main(argv: list[str] | None) -> Any:
     args = kubectl_args(sys.argv[1:] if argv is None else argv)
     try:
         result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False)
