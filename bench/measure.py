@@ -74,7 +74,8 @@ def spread(times: list[float]) -> str:
 def target(label: str, ratio: float, limit: float, unit: str = "x") -> Row:
     """A ratio next to its target (issue 13), marked met or missed."""
     verdict = "met" if ratio <= limit else "MISSED"
-    return (label, f"{ratio:.2f}{unit}  (target <= {limit:g}{unit}: {verdict})")
+    figure = f"{ratio:.0f}" if unit.strip() == "MiB" else f"{ratio:.2f}"
+    return (label, f"{figure}{unit}  (target <= {limit:g}{unit}: {verdict})")
 
 
 def exponent(n1: float, t1: float, n2: float, t2: float) -> float:
