@@ -12,7 +12,6 @@ from kubectl_dgd.core.paths import line_for
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ItemReport, ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.core.validate.pipeline import validate_object
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd, is_dgd_kind, unserved_message
 
@@ -57,6 +56,10 @@ def validate_documents(
     old: dict[str, Any] | None = None,
     report: ValidationReport | None = None,
 ) -> ValidationReport:
+    # Here, not at the top: render and status -f use this module's unpacking only, and the
+    # pipeline (CEL environment, webhook rules) is a large share of their start-up.
+    from kubectl_dgd.core.validate.pipeline import validate_object
+
     report = report or ValidationReport()
     for doc in docs:
         if doc.data is None:

@@ -271,9 +271,35 @@ def _node(schema: dict[str, Any]) -> _Node:
 _KEYWORD_BELOW: dict[tuple[int, str], tuple[dict[str, Any], bool]] = {}
 
 
+# The keywords by which the defaults and CEL walks skip subtrees: one visit of a subtree finds
+# both (the two walks used to visit the pod template schema's thousands of nodes once each).
+_WALK_KEYWORDS = frozenset({"default", "x-kubernetes-validations"})
+_BELOW: dict[int, tuple[dict[str, Any], frozenset[str]]] = {}
+
+
+def _walk_keywords_below(schema: dict[str, Any], depth: int) -> frozenset[str]:
+    hit = _BELOW.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    found = _WALK_KEYWORDS.intersection(schema)
+    if depth < 200:
+        props = schema.get("properties")
+        children = list(props.values()) if isinstance(props, dict) else []
+        children += [schema.get("items"), schema.get("additionalProperties")]
+        for sub in children:
+            if len(found) == len(_WALK_KEYWORDS):
+                break
+            if isinstance(sub, dict):
+                found = found | _walk_keywords_below(sub, depth + 1)
+    _BELOW[id(schema)] = (schema, found)
+    return found
+
+
 def keyword_below(schema: dict[str, Any], keyword: str, depth: int = 0) -> bool:
     """Whether ``schema`` or any node below it carries ``keyword`` (e.g. ``default``, or
     ``x-kubernetes-validations``): lets a walk skip whole subtrees. Cached by node identity."""
+    if keyword in _WALK_KEYWORDS:
+        return keyword in _walk_keywords_below(schema, depth)
     hit = _KEYWORD_BELOW.get((id(schema), keyword))
     if hit is not None and hit[0] is schema:
         return hit[1]
