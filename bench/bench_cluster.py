@@ -1,23 +1,23 @@
-"""Live-command benchmark: API requests per command, and ``kubectl dgd status NAME`` against
-``kubectl get dgd NAME -o json`` on the same test API server (median of N runs, side by side).
+"""Live-command figures: API requests per command, and ``kubectl dgd status NAME`` against
+``kubectl get dgd NAME -o json`` on the same test API server (interleaved, min of RUNS; target
+<= 2.0x), with what ``import kubernetes`` costs of it.
 
-Figures only, no assertions on time. Run: ``.venv/bin/python bench/bench_cluster.py [N]``.
+Figures only, no assertions on time. Run: ``.venv/bin/python bench/run.py cluster``.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
+
+from measure import BIN, ROOT, Row, child_env, side_by_side, spread, target  # noqa: E402
+
 COMMANDS: list[tuple[str, list[str]]] = [
     ("status NAME", ["status", "my-graph"]),
     ("list", ["list"]),
@@ -27,52 +27,82 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("restart NAME --parallel", ["restart", "my-graph", "--parallel"]),
 ]
 
+# The transport and the configuration object alone, without ``kubernetes/__init__`` and
+# ``kubernetes/client/__init__`` (which import every API class and model): what a slimmed
+# adapter would load at least. Stub packages stand in for the two ``__init__`` modules.
+SLIM_IMPORT = """
+import importlib.util, sys, types
+root = importlib.util.find_spec("kubernetes").submodule_search_locations[0]
+for name, sub in (("kubernetes", ""), ("kubernetes.client", "/client")):
+    stub = types.ModuleType(name); stub.__path__ = [root + sub]; sys.modules[name] = stub
+import kubernetes.client.rest, kubernetes.client.configuration
+"""
 
-def _run(argv: list[str], env: dict[str, str]) -> float:
-    started = time.perf_counter()
+
+def _run(argv: list[str], env: dict[str, str]) -> None:
     proc = subprocess.run(argv, capture_output=True, env=env, check=False, timeout=120)
-    elapsed = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed: {proc.stderr.decode()}")
-    return elapsed
 
 
-def main(runs: int = 11) -> None:
-    sys.path.insert(0, str(ROOT))
+def run() -> list[Row]:
     server_mod: Any = importlib.import_module("tests.apiserver.server")
     graphs: Any = importlib.import_module("tests.cluster.conftest")
     server = server_mod.ApiServer().start()
+    rows: list[Row] = []
     try:
         kubeconfig = Path(tempfile.mkdtemp()) / "kubeconfig"
         server.write_kubeconfig(kubeconfig, namespace="dynamo")
         server.seed(graphs.graph())
-        env = {**os.environ, "KUBECONFIG": str(kubeconfig), "NO_COLOR": "1"}
+        env = child_env({"KUBECONFIG": str(kubeconfig), "NO_COLOR": "1"})
 
-        print("API requests per command (discovery included):")
+        rows.append(("API requests per command (discovery included):", ""))
         for label, args in COMMANDS:
             server.clear_log()
             _run([str(BIN / "kubectl-dgd"), *args], env)
             verbs = [r.verb for r in server.request_log]
-            print(f"  {label:32} {len(verbs)}  ({', '.join(verbs)})")
+            rows.append((f"  {label}", f"{len(verbs)}  ({', '.join(verbs)})"))
 
-        ours_argv = [str(BIN / "kubectl-dgd"), "status", "my-graph"]
-        kubectl_argv = [str(BIN / "kubectl"), "get", "dgd", "my-graph", "-o", "json"]
-        (
-            _run(ours_argv, env),
-            _run(kubectl_argv, env),
-        )  # warm the page cache and kubectl's discovery cache
-        ours, theirs = [], []
-        for _ in range(runs):
-            ours.append(_run(ours_argv, env))
-            theirs.append(_run(kubectl_argv, env))
-        ours_ms, theirs_ms = statistics.median(ours) * 1000, statistics.median(theirs) * 1000
-        print(f"\nWall time, median of {runs} runs, side by side on the same server:")
-        print(f"  kubectl dgd status my-graph        {ours_ms:7.0f} ms")
-        print(f"  kubectl get dgd my-graph -o json   {theirs_ms:7.0f} ms")
-        print(f"  ratio                              {ours_ms / theirs_ms:7.2f}x  (target <= 2x)")
+        ours = "kubectl dgd status my-graph"
+        theirs = "kubectl get dgd my-graph -o json"
+        times = side_by_side(
+            {
+                ours: [str(BIN / "kubectl-dgd"), "status", "my-graph"],
+                theirs: [str(BIN / "kubectl"), "get", "dgd", "my-graph", "-o", "json"],
+                'python -c "import kubernetes"': [sys.executable, "-c", "import kubernetes"],
+                "python -c <kubernetes.client.rest + configuration only>": [
+                    sys.executable,
+                    "-c",
+                    SLIM_IMPORT,
+                ],
+                'python -c "pass"': [sys.executable, "-c", "pass"],
+            },
+            env=env,
+        )
+        rows.extend((name, spread(values)) for name, values in times.items())
+        rows.append(
+            target(
+                "live: status NAME / kubectl get -o json (min/min)",
+                min(times[ours]) / min(times[theirs]),
+                2.0,
+            )
+        )
+        full = min(times['python -c "import kubernetes"']) - min(times['python -c "pass"'])
+        slim = min(times["python -c <kubernetes.client.rest + configuration only>"]) - min(
+            times['python -c "pass"']
+        )
+        rows.append(
+            (
+                "  import kubernetes over bare python; slimmed to rest + configuration",
+                f"{full * 1000:.0f} ms; {slim * 1000:.0f} ms (saves {(full - slim) * 1000:.0f} ms)",
+            )
+        )
     finally:
         server.stop()
+    return rows
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 11)
+    sys.path.insert(0, str(ROOT))
+    for label, value in run():
+        print(f"{label:70} {value}")

@@ -10,13 +10,21 @@ side in the same run ("start-up ratio (target <= 1.3x): 1.21x"). Benchmarks repo
 not assert, and a slow figure never fails the run. A module without ``run()`` but with a
 ``main()`` is called as a script would be and prints for itself.
 
-Usage: ``.venv/bin/python bench/run.py [core cluster ...]`` (default: every module).
+A module may name others it runs itself (``DRIVES = ["bench_argocd"]``): those are left out
+of the default set, so nothing is measured twice. Every row whose figure names a target
+(``measure.target``) is repeated in one closing table, the figures of issue 13 side by side.
+Children run with the byte-code cache on (``PYTHONDONTWRITEBYTECODE`` dropped), as installed.
+
+Usage: ``.venv/bin/python bench/run.py [core cluster ladder ...]`` (default: every module).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
+import sysconfig
 import time
 import traceback
 from collections.abc import Callable
@@ -28,12 +36,17 @@ ROOT = BENCH.parent
 Row = tuple[str, str]
 
 
+PURELIB = sysconfig.get_paths()["purelib"]
+TARGETS: list[Row] = []
+
+
 def modules(selected: list[str]) -> list[str]:
     names = sorted(p.stem for p in BENCH.glob("bench_*.py"))
     if selected:
         wanted = {s.removeprefix("bench_") for s in selected}
-        names = [n for n in names if n.removeprefix("bench_") in wanted]
-    return names
+        return [n for n in names if n.removeprefix("bench_") in wanted]
+    driven = {d for n in names for d in getattr(importlib.import_module(n), "DRIVES", [])}
+    return [n for n in names if n not in driven]
 
 
 def table(title: str, rows: list[Row]) -> str:
@@ -50,6 +63,7 @@ def run_module(name: str) -> None:
     try:
         if runner is not None:
             rows = runner()
+            TARGETS.extend(row for row in rows if "(target <=" in row[1])
             title = f"{name} ({time.perf_counter() - started:.1f} s)"
             print(table(title, rows), flush=True)
         elif hasattr(module, "main"):
@@ -69,11 +83,21 @@ def run_module(name: str) -> None:
 
 def main(argv: list[str]) -> None:
     sys.path[:0] = [str(BENCH), str(ROOT)]
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    # Byte code for the project and every installed package, as an install has it: a venv made
+    # under PYTHONDONTWRITEBYTECODE has none, and each first import would time the compiler.
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "-j", "0", str(ROOT / "kubectl_dgd"), PURELIB],
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
     names = modules(argv)
     if not names:
         raise SystemExit(f"no benchmark matches {argv}; have: {', '.join(modules([]))}")
     for name in names:
         run_module(name)
+    if TARGETS:
+        print(table("Targets of issue 13 (ratios of minimums, measured side by side)", TARGETS))
 
 
 if __name__ == "__main__":

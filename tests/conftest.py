@@ -168,6 +168,18 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+# The entry points tune the collector for a short-lived process (kubectl_dgd/gcpolicy.py:
+# disabled while loading, objects frozen at exit); the test process lives on, so it gets
+# Python's defaults back, and what a command froze becomes collectable again.
+_GC_THRESHOLD = (700, 10, 10)
+
+
+def _restore_gc() -> None:
+    gc.unfreeze()
+    gc.set_threshold(*_GC_THRESHOLD)
+    gc.enable()
+
+
 # A command may install handlers (Ctrl-C, a closed pipe); the next test gets pytest's back.
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGHUP)
 
@@ -218,6 +230,7 @@ def run_in_process(
             for sig, handler in saved_signals.items():
                 if handler is not None:
                     signal.signal(sig, handler)
+            _restore_gc()
     time.tzset()
     return Result(
         code,

@@ -15,8 +15,11 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from kubectl_dgd import gcpolicy
 from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
+
+gcpolicy.loading()  # before the command's modules load (they are imported where used)
 
 PROG = "dgd-argocd"
 
@@ -62,6 +65,14 @@ def _parser() -> _Parser:
 
 
 def main(argv: list[str] | None = None) -> None:
+    try:
+        _main(argv)
+    finally:
+        if argv is None:  # the process ends here (called with argv, it is embedded: a test)
+            gcpolicy.exiting()
+
+
+def _main(argv: list[str] | None) -> None:
     args = _parser().parse_args(argv)
     env = dict(os.environ)
     try:
@@ -71,6 +82,7 @@ def main(argv: list[str] | None = None) -> None:
             from kubectl_dgd.argocd.parameters import announcements
             from kubectl_dgd.output.serialize import to_json
 
+            gcpolicy.running()
             _emit_stdout(to_json(announcements(Path(args.path), env)))
     except UsageError as err:
         _emit_stderr([f"{PROG}: {err}"])
@@ -87,6 +99,7 @@ def _generate(app_dir: Path, env: dict[str, str]) -> None:
     from kubectl_dgd.core.views import ManifestStream
     from kubectl_dgd.output.printer import format_view
 
+    gcpolicy.running()
     outcome = generate(app_dir, env)
     warnings = capped(outcome.warnings, MAX_WARNINGS_SHOWN, "warnings")
     if not outcome.ok:

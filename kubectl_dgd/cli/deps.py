@@ -124,7 +124,10 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except DgdError as err:
-            current_deps().warn(f"error: {err}")
+            # The message may quote an API server's answer: shown, never obeyed by the terminal.
+            from kubectl_dgd.output.terminal import escape_cell
+
+            current_deps().warn(f"error: {escape_cell(str(err))}")
             sys.exit(int(err.exit_code))
         except KeyboardInterrupt:
             sys.exit(int(Exit.INTERRUPTED))

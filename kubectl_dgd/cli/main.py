@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import sys
 
+from kubectl_dgd import gcpolicy
+
+gcpolicy.loading()  # before click and the command's modules load
+
 try:  # a Ctrl-C while the modules load is still an interruption, not a traceback
     import importlib
     import importlib.util
@@ -81,6 +85,7 @@ class LazyGroup(SuggestingGroup):
         module_name, attr = target.split(":")
         command = getattr(importlib.import_module(module_name), attr)
         assert isinstance(command, click.Command)
+        gcpolicy.running()
         return command
 
 
@@ -163,6 +168,14 @@ def main(argv: list[str] | None = None, deps: Deps | None = None) -> Any:
     ``deps``: what the commands may touch (default: this process's streams, clock and
     environment); tests pass a fake.
     """
+    try:
+        return _main(argv, deps)
+    finally:
+        if argv is None:  # the process ends here (called with argv, it is embedded: a test)
+            gcpolicy.exiting()
+
+
+def _main(argv: list[str] | None, deps: Deps | None) -> Any:
     # Ctrl-C ends a watch or wait with 130 even when the parent started us with SIGINT ignored
     # (a script's background job, some CI runners): Python then leaves it ignored, and `status
     # --watch` would never end. kubectl's watches do the same (Go's signal.Notify un-ignores it).

@@ -102,8 +102,8 @@ def rollout_inputs(component: dict[str, Any], obj: dict[str, Any]) -> dict[str, 
     the graph-level context; workers also hash the resolved runtime version when >= 1.5.0."""
     own = {k: copy.deepcopy(v) for k, v in component.items() if k not in _NOT_HASHED}
     version = resolved_runtime_version(component)
-    if version is not None and (version.major, version.minor, version.patch) >= HASH_RUNTIME_FLOOR:
-        own["__runtimeVersion"] = str(version.finalize_version())
+    if version is not None and version >= HASH_RUNTIME_FLOOR:
+        own["__runtimeVersion"] = str(version)
     return {"component": own, "graph": _graph_context(obj)}
 
 

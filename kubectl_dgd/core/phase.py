@@ -15,8 +15,10 @@ requested restart done, and ready.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from kubectl_dgd.core.graph import Condition, Graph
+if TYPE_CHECKING:  # annotations only: the webhook imports the phase names without the model
+    from kubectl_dgd.core.graph import Condition, Graph
 
 # status.rollingUpdate.phase
 ROLLOUT_PENDING = "Pending"

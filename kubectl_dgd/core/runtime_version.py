@@ -6,11 +6,22 @@ See docs/operator-semantics.md#runtime-version.
 from __future__ import annotations
 
 import re
-from typing import Any
-
-import semver
+from typing import Any, NamedTuple
 
 from kubectl_dgd.core.containers import main_image
+
+
+class RuntimeVersion(NamedTuple):
+    """MAJOR.MINOR.PATCH, compared as a tuple: all the operator compares (prerelease and build
+    are dropped before). A plain tuple, not ``semver.Version``, to keep that import off start-up."""
+
+    major: int
+    minor: int
+    patch: int
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}.{self.patch}"
+
 
 # Optional v/V, then strict semver (no leading zeros) with optional -prerelease and +build.
 _TAG = re.compile(
@@ -32,27 +43,27 @@ def image_tag(image: str) -> str | None:
     return tag or None
 
 
-def parse_tag(tag: str) -> semver.Version | None:
+def parse_tag(tag: str) -> RuntimeVersion | None:
     """MAJOR.MINOR.PATCH of a semver tag; prerelease and build are dropped for comparisons."""
     match = _TAG.match(tag)
     if match is None:
         return None
-    return semver.Version(int(match[1]), int(match[2]), int(match[3]))
+    return RuntimeVersion(int(match[1]), int(match[2]), int(match[3]))
 
 
-def parse_runtime_version(image: str) -> semver.Version | None:
+def parse_runtime_version(image: str) -> RuntimeVersion | None:
     tag = image_tag(image) if isinstance(image, str) else None
     return None if tag is None else parse_tag(tag)
 
 
-def parse_override(value: Any) -> semver.Version | None:
+def parse_override(value: Any) -> RuntimeVersion | None:
     if not isinstance(value, str):
         return None
     match = _OVERRIDE.match(value)
-    return None if match is None else semver.Version(int(match[1]), int(match[2]), int(match[3]))
+    return None if match is None else RuntimeVersion(int(match[1]), int(match[2]), int(match[3]))
 
 
-def resolved_runtime_version(component: dict[str, Any]) -> semver.Version | None:
+def resolved_runtime_version(component: dict[str, Any]) -> RuntimeVersion | None:
     """The override when set (authoritative even if the tag parses), else the main image tag."""
     if not isinstance(component, dict):
         return None

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kubectl_dgd.output.style import PLAIN, Style
+from kubectl_dgd.output.terminal import escape_cell
 
 GAP = "   "
 
@@ -26,11 +27,14 @@ def render_table(
     gap: str = GAP,
     indent: str = "",
 ) -> str:
-    """The table as text, one line per row, trailing spaces stripped; cells are printed as given.
+    """The table as text, one line per row, trailing spaces stripped; a cell's control characters
+    and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
 
     ``style`` makes the header bold on a terminal; ``indent`` starts every line.
     """
-    table = ([[c.header for c in columns]] if headers else []) + [list(row) for row in rows]
+    table = ([[c.header for c in columns]] if headers else []) + [
+        [escape_cell(cell) for cell in row] for row in rows
+    ]
     widths = [max((len(row[i]) for row in table), default=0) for i in range(len(columns))]
     lines = []
     for number, row in enumerate(table):

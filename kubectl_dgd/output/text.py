@@ -11,6 +11,7 @@ from typing import Any
 
 from kubectl_dgd.errors import UsageError
 from kubectl_dgd.output.printer import Options
+from kubectl_dgd.output.terminal import escaped
 
 # view class -> "module:function(view, options, wide) -> str"
 DRAWERS: dict[str, str] = {
@@ -28,6 +29,8 @@ DRAWERS: dict[str, str] = {
 
 
 def draw(view: Any, options: Options, wide: bool = False) -> str:
+    """The view as text; every string it carries escaped first (output/terminal.py)."""
+    view = escaped(view)
     for cls in type(view).__mro__:
         target = DRAWERS.get(cls.__name__)
         if target is not None:

@@ -6,15 +6,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from kubectl_dgd.adapters.yamlload import expand_paths, load_file
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
-from kubectl_dgd.errors import ApiError, InputError, NotFoundError, UsageError
+from kubectl_dgd.errors import ApiError, NotFoundError, UsageError
 from kubectl_dgd.model.kinds import CRD_MISSING, is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
-from kubectl_dgd.usecases.validate import unpack, validate_documents
+from kubectl_dgd.usecases.validate import readable_files, unpack, validate_documents
 
 
 def cluster_schemas(cluster: GraphCluster, fallback: CrdSchemas) -> tuple[CrdSchemas, str | None]:
@@ -48,13 +47,7 @@ def validate_live(
     """The report, and a note when the bundled schema stood in for the cluster's CRD."""
     schemas, note = cluster_schemas(cluster, fallback)
     report = ValidationReport()
-    for path in expand_paths(paths):
-        try:
-            docs = load_file(path)
-        except InputError as err:
-            report.input_errors.append(err)
-            report.summary.unreadable += 1
-            continue
+    for docs in readable_files(paths, report):
         for doc in docs:
             graphs = [obj for obj, _, _ in unpack(doc) if is_dgd(obj)]
             refuse_other_namespace(graphs, explicit_namespace)

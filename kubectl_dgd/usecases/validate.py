@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import Document, expand_paths, load_file
@@ -11,7 +12,6 @@ from kubectl_dgd.core.paths import line_for
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ItemReport, ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.core.validate.pipeline import validate_object
 from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd, is_dgd_kind, unserved_message
 
@@ -56,6 +56,10 @@ def validate_documents(
     old: dict[str, Any] | None = None,
     report: ValidationReport | None = None,
 ) -> ValidationReport:
+    # Here, not at the top: render and status -f use this module's unpacking only, and the
+    # pipeline (CEL environment, webhook rules) is a large share of their start-up.
+    from kubectl_dgd.core.validate.pipeline import validate_object
+
     report = report or ValidationReport()
     for doc in docs:
         if doc.data is None:
@@ -134,6 +138,14 @@ def validate_paths(
 ) -> ValidationReport:
     """Validate every manifest below ``paths``; unreadable inputs are reported, the rest still checked."""
     report = ValidationReport()
+    for docs in readable_files(paths, report):
+        validate_documents(docs, schemas, profile, old=old, report=report)
+    return report
+
+
+def readable_files(paths: list[str], report: ValidationReport) -> Iterator[list[Document]]:
+    """The documents of every file below ``paths``; one that cannot be read is counted in the
+    report, and the rest are still read."""
     for path in expand_paths(paths):
         try:
             docs = load_file(path)
@@ -141,8 +153,7 @@ def validate_paths(
             report.input_errors.append(err)
             report.summary.unreadable += 1
             continue
-        validate_documents(docs, schemas, profile, old=old, report=report)
-    return report
+        yield docs
 
 
 def refuse_unserved(obj: dict[str, Any], path: str, line: int | None = None) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-import semver
 
 from kubectl_dgd.core.runtime_version import (
+    RuntimeVersion,
     image_tag,
     parse_runtime_version,
     resolved_runtime_version,
@@ -31,7 +31,7 @@ def test_tag_is_after_the_last_colon_following_the_last_slash(image: str, tag: s
     "tag", ["1.4.0", "v1.4.0", "V1.4.0", "1.4.0-rc1", "1.4.0-cuda13", "1.4.0+build.5"]
 )
 def test_semver_tags_parse_to_their_core(tag: str) -> None:
-    assert parse_runtime_version(f"img:{tag}") == semver.Version(1, 4, 0)
+    assert parse_runtime_version(f"img:{tag}") == RuntimeVersion(1, 4, 0)
 
 
 @pytest.mark.parametrize(
@@ -52,7 +52,7 @@ def _component(image: str, override: str | None = None) -> dict[str, object]:
 
 
 def test_override_is_authoritative_even_when_the_tag_parses() -> None:
-    assert resolved_runtime_version(_component("img:1.5.0", "1.4.2")) == semver.Version(1, 4, 2)
+    assert resolved_runtime_version(_component("img:1.5.0", "1.4.2")) == RuntimeVersion(1, 4, 2)
 
 
 def test_non_canonical_override_resolves_to_nothing() -> None:
@@ -60,5 +60,11 @@ def test_non_canonical_override_resolves_to_nothing() -> None:
 
 
 def test_without_override_the_tag_decides() -> None:
-    assert resolved_runtime_version(_component("img:1.5.0-rc1")) == semver.Version(1, 5, 0)
+    assert resolved_runtime_version(_component("img:1.5.0-rc1")) == RuntimeVersion(1, 5, 0)
     assert resolved_runtime_version({"name": "no-template"}) is None
+
+
+def test_a_version_prints_and_orders_as_its_three_numbers() -> None:
+    assert str(RuntimeVersion(1, 5, 0)) == "1.5.0"
+    assert RuntimeVersion(1, 4, 10) < RuntimeVersion(1, 5, 0) <= RuntimeVersion(1, 5, 0)
+    assert RuntimeVersion(1, 10, 0) > RuntimeVersion(1, 9, 9)

@@ -492,3 +492,59 @@ def test_control_characters_in_keys_stay_on_one_line() -> None:
     result = findings(obj)
     assert len(result) == 2
     assert all("\n" not in message for _, message, _ in result)
+
+
+def test_bundled_patterns_are_exactly_the_bundled_crds_patterns() -> None:
+    import glob
+    import json
+
+    from kubectl_dgd.core.validate.schema import BUNDLED_PATTERNS
+
+    found: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                found.add(node["pattern"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    data = Path(__file__).resolve().parents[2] / "kubectl_dgd" / "data"
+    for path in glob.glob(str(data / "crd-schema*.json")):
+        with open(path) as fh:
+            walk(json.load(fh))
+    assert found == BUNDLED_PATTERNS
+
+
+def test_a_pattern_from_another_crd_runs_on_re2_in_linear_time(tmp_path: Path) -> None:
+    # ^(a+)+$ on 31 characters took 30 s on a backtracking engine; on 200 it would never end.
+    # The API server runs CRD patterns with RE2; so does validate --crd.
+    import yaml as pyyaml
+
+    from tests.conftest import run_cli
+
+    crd = pyyaml.safe_load(
+        (
+            Path(__file__).resolve().parents[2].parent
+            / "shared"
+            / "reference"
+            / "crd-dynamographdeployments.yaml"
+        ).read_text()
+    )
+    beta = next(v for v in crd["spec"]["versions"] if v["name"] == "v1beta1")
+    props = beta["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+    props["priorityClassName"] = {"type": "string", "pattern": "^(a+)+$"}
+    crd_path = tmp_path / "crd.yaml"
+    crd_path.write_text(pyyaml.safe_dump(crd))
+    graph_path = tmp_path / "g.yaml"
+    graph_path.write_text(
+        "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: g}\n"
+        "spec:\n  priorityClassName: " + "a" * 200 + "!\n  components: []\n"
+    )
+    result = run_cli("validate", "--crd", str(crd_path), str(graph_path), timeout=60)
+    assert (
+        "spec.priorityClassName" in result.stdout and "should match '^(a+)+$'" in result.stdout
+    ), result.stdout

@@ -18,18 +18,9 @@ reads, the component kinds it reports; and the one readiness rule per kind
 
 from __future__ import annotations
 
-from kubectl_dgd.core.graph.model import (
-    CheckpointStatus,
-    Component,
-    ComponentStatus,
-    Condition,
-    Graph,
-    GraphStatus,
-    Placement,
-    RestartSpec,
-    RestartStatus,
-    RollingUpdateStatus,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from kubectl_dgd.core.graph.names import (
     COMPONENT_KINDS,
     DEFAULT_MIN_AVAILABLE,
@@ -69,10 +60,51 @@ from kubectl_dgd.core.graph.raw import (
     replicas_default,
     restart_id,
 )
-from kubectl_dgd.core.graph.read import (
-    GraphShapeError,
-    read_graph,
-)
+
+if TYPE_CHECKING:
+    from kubectl_dgd.core.graph.model import (
+        CheckpointStatus,
+        Component,
+        ComponentStatus,
+        Condition,
+        Graph,
+        GraphStatus,
+        Placement,
+        RestartSpec,
+        RestartStatus,
+        RollingUpdateStatus,
+    )
+    from kubectl_dgd.core.graph.read import (
+        GraphShapeError,
+        read_graph,
+    )
+
+# The typed model loads on first use (PEP 562): validate and render read raw mappings only, and
+# building the model's frozen dataclasses is a measurable part of their start-up.
+_LAZY: dict[str, str] = {
+    "CheckpointStatus": "model",
+    "Component": "model",
+    "ComponentStatus": "model",
+    "Condition": "model",
+    "Graph": "model",
+    "GraphStatus": "model",
+    "Placement": "model",
+    "RestartSpec": "model",
+    "RestartStatus": "model",
+    "RollingUpdateStatus": "model",
+    "GraphShapeError": "read",
+    "read_graph": "read",
+}
+
+
+def __getattr__(name: str) -> Any:
+    submodule = _LAZY.get(name)
+    if submodule is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{submodule}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "COMPONENT_KINDS",

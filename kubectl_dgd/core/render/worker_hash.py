@@ -21,8 +21,6 @@ import hashlib
 from dataclasses import replace
 from typing import Any
 
-import semver
-
 from kubectl_dgd.core.profile import ORIGIN_VERSION_ANNOTATION, version_key
 from kubectl_dgd.core.render.context import Graph, is_worker
 from kubectl_dgd.core.render.dcd import (
@@ -33,10 +31,10 @@ from kubectl_dgd.core.render.dcd import (
 from kubectl_dgd.core.render.dynamo_types import ALPHA_SERVICES, worker_template
 from kubectl_dgd.core.render.gojson import GoType, map_of, marshal
 from kubectl_dgd.core.render.podtemplate import kube_labels
-from kubectl_dgd.core.runtime_version import resolved_runtime_version
+from kubectl_dgd.core.runtime_version import RuntimeVersion, resolved_runtime_version
 
 HASH_PLACEHOLDER = "worker-hash-placeholder"
-MIN_HASHED_RUNTIME = semver.Version(1, 5, 0)
+MIN_HASHED_RUNTIME = RuntimeVersion(1, 5, 0)
 # Replica count, availability and autoscaling ownership patch the live DCD (workerHashSpec).
 CLEARED_SPEC_FIELDS = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
 UNHASHED_ANNOTATIONS = (
@@ -82,7 +80,7 @@ def hash_input(graph: Graph) -> dict[str, Any]:
             k: v for k, v in annotations.items() if k not in UNHASHED_ANNOTATIONS
         }
         version = resolved_runtime_version(component)
-        if newer and version is not None and version.compare(MIN_HASHED_RUNTIME) >= 0:
+        if newer and version is not None and version >= MIN_HASHED_RUNTIME:
             entry["runtimeVersion"] = str(version)
         spec = copy.deepcopy(dcd["spec"])
         for key in CLEARED_SPEC_FIELDS:

@@ -238,6 +238,10 @@ def _field_path(base: str, relative: str) -> str:
     return path
 
 
+_OUTCOMES: dict[tuple[int, str], tuple[str | None, str | None]] = {}
+_OUTCOMES_MAX = 50_000
+
+
 class _Run:
     __slots__ = ("lib", "out", "updating")
 
@@ -316,9 +320,19 @@ class _Run:
                 variables["oldSelf"] = self.shape(old, schema, rule)
         variables["self"] = self.shape(value, schema, rule)
         kind = _sts_type(schema)
-        ok, error = self.run(rule.program, variables, rule.functions)
-        if error is None and not isinstance(ok, bool):
-            error = f"rule did not evaluate to a boolean: {type(ok).__name__}"
+        # A rule's outcome depends only on its input: many graphs give the same one (a
+        # component's reduced ``self``), so outcomes are memoised on the input's repr, which is
+        # exact for the plain values a manifest is. Never with an optional oldSelf, whose repr
+        # is an object address that a later object may reuse.
+        key = None if rule.optional_old else (id(rule), repr(variables))
+        outcome = _OUTCOMES.get(key) if key is not None else None
+        if outcome is None:
+            outcome = self.outcome(rule, variables)
+            if key is not None:
+                if len(_OUTCOMES) >= _OUTCOMES_MAX:
+                    _OUTCOMES.clear()  # bounded: memory stays flat on any stream
+                _OUTCOMES[key] = outcome
+        error, message = outcome
         if error is not None:
             detail = f"{error} evaluating rule: {rule.message or rule.rule}"
             self.out.append(
@@ -331,13 +345,8 @@ class _Run:
                 )
             )
             return
-        if ok is True:
+        if message is None:
             return
-        message = rule.message or f"failed rule: {rule.rule}"
-        if rule.message_program is not None:
-            text, msg_error = self.run(rule.message_program, variables, rule.message_functions)
-            if msg_error is None and isinstance(text, str) and text.strip() and "\n" not in text:
-                message = text.strip()
         where = _field_path(path, rule.field_path) if rule.field_path else path
         label = _REASONS.get(rule.reason or "")
         if label == "Duplicate value":
@@ -347,6 +356,24 @@ class _Run:
         else:
             text_msg = f'Invalid value: "{kind}": {message}'
         self.out.append(Finding("error", "cel", where, one_line(text_msg), "cel-rule"))
+
+    def outcome(
+        self, rule: CompiledRule, variables: dict[str, Any]
+    ) -> tuple[str | None, str | None]:
+        """(evaluation error, None), (None, the failure message), or (None, None) when it holds."""
+        ok, error = self.run(rule.program, variables, rule.functions)
+        if error is None and not isinstance(ok, bool):
+            error = f"rule did not evaluate to a boolean: {type(ok).__name__}"
+        if error is not None:
+            return error, None
+        if ok is True:
+            return None, None
+        message = rule.message or f"failed rule: {rule.rule}"
+        if rule.message_program is not None:
+            text, msg_error = self.run(rule.message_program, variables, rule.message_functions)
+            if msg_error is None and isinstance(text, str) and text.strip() and "\n" not in text:
+                message = text.strip()
+        return None, message
 
     @staticmethod
     def shape(value: Any, schema: dict[str, Any], rule: CompiledRule) -> Any:

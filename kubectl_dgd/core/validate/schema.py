@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child, index
@@ -95,7 +95,46 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _go_regex(pattern: str) -> re.Pattern[str] | None:
+# The patterns of the bundled CRDs (a test keeps this list equal to theirs): known to run fast
+# on Python's backtracking engine. Any other pattern (a CRD from --crd or the cluster) is
+# compiled with RE2, the API server's own engine, whose time is linear in the input.
+BUNDLED_PATTERNS = frozenset(
+    {
+        r"^(([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$",
+        r"^(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})$",
+        r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+        r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$",
+        r"^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?$",
+        r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+        r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+        r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$",
+    }
+)
+
+
+class _Matcher(Protocol):
+    def search(self, text: str) -> object | None: ...
+
+
+def _go_regex(pattern: str) -> _Matcher | None:
+    """A CRD ``pattern`` compiled with Go's semantics: RE2 for any pattern we do not ship
+    (linear time, whatever the pattern: ``^(a+)+$`` cannot stall a run), Python's engine with
+    ``$`` made end-of-text for the bundled ones (``re2`` costs a few ms to import)."""
+    if pattern not in BUNDLED_PATTERNS:
+        try:
+            import re2
+        except ImportError:  # pragma: no cover - google-re2 is a dependency
+            pass
+        else:
+            try:
+                compiled: _Matcher = re2.compile(pattern)
+            except Exception:  # re2.error; an invalid pattern checks nothing, as before
+                return None
+            return compiled
+    return _python_regex(pattern)
+
+
+def _python_regex(pattern: str) -> re.Pattern[str] | None:
     """Compile an RE2 pattern for Python: ``$`` outside classes means end of text, as in Go."""
     out: list[str] = []
     in_class = False
@@ -232,9 +271,35 @@ def _node(schema: dict[str, Any]) -> _Node:
 _KEYWORD_BELOW: dict[tuple[int, str], tuple[dict[str, Any], bool]] = {}
 
 
+# The keywords by which the defaults and CEL walks skip subtrees: one visit of a subtree finds
+# both (the two walks used to visit the pod template schema's thousands of nodes once each).
+_WALK_KEYWORDS = frozenset({"default", "x-kubernetes-validations"})
+_BELOW: dict[int, tuple[dict[str, Any], frozenset[str]]] = {}
+
+
+def _walk_keywords_below(schema: dict[str, Any], depth: int) -> frozenset[str]:
+    hit = _BELOW.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    found = _WALK_KEYWORDS.intersection(schema)
+    if depth < 200:
+        props = schema.get("properties")
+        children = list(props.values()) if isinstance(props, dict) else []
+        children += [schema.get("items"), schema.get("additionalProperties")]
+        for sub in children:
+            if len(found) == len(_WALK_KEYWORDS):
+                break
+            if isinstance(sub, dict):
+                found = found | _walk_keywords_below(sub, depth + 1)
+    _BELOW[id(schema)] = (schema, found)
+    return found
+
+
 def keyword_below(schema: dict[str, Any], keyword: str, depth: int = 0) -> bool:
     """Whether ``schema`` or any node below it carries ``keyword`` (e.g. ``default``, or
     ``x-kubernetes-validations``): lets a walk skip whole subtrees. Cached by node identity."""
+    if keyword in _WALK_KEYWORDS:
+        return keyword in _walk_keywords_below(schema, depth)
     hit = _KEYWORD_BELOW.get((id(schema), keyword))
     if hit is not None and hit[0] is schema:
         return hit[1]

@@ -5,18 +5,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import semver
-
 from kubectl_dgd.core.backend import detect_backend
 from kubectl_dgd.core.containers import containers, main_container_index, main_image, string_list
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import NEWEST_VERSION, version_key
-from kubectl_dgd.core.runtime_version import parse_runtime_version, resolved_runtime_version
+from kubectl_dgd.core.runtime_version import (
+    RuntimeVersion,
+    parse_runtime_version,
+    resolved_runtime_version,
+)
 from kubectl_dgd.core.validate import grove_names, webhook_gpu, webhook_lpx, webhook_roles
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, not_checked, required
 from kubectl_dgd.core.validate.graphview import Pathway, dig, experimental, is_worker, node_count
 
-NATIVE_RUST_EPP = semver.Version(1, 5, 0)
+NATIVE_RUST_EPP = RuntimeVersion(1, 5, 0)
 RUNTIME_OVERRIDE_REQUIRED = (
     "is required when the specified main container image has no parseable semantic-version tag"
 )
