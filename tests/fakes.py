@@ -91,10 +91,17 @@ class FakeCluster:
         yield from self.watch_scripts.pop(0)
 
     def patch_restart(
-        self, name: str, namespace: str, restart: dict[str, Any], resource_version: str
+        self,
+        name: str,
+        namespace: str,
+        restart: dict[str, Any],
+        resource_version: str,
+        dry_run: bool = False,
     ) -> dict[str, Any]:
-        self.calls.append(("patch", namespace, name))
+        self.calls.append(("patch-dry-run" if dry_run else "patch", namespace, name))
         obj = self.graphs[self._key(name, namespace)]
+        if dry_run:
+            obj = copy.deepcopy(obj)
         spec_restart = obj.setdefault("spec", {}).setdefault("restart", {})
         for key, value in restart.items():
             if value is None:

@@ -459,13 +459,22 @@ class Cluster:
             raw.release_conn()
 
     def patch_restart(
-        self, name: str, namespace: str, restart: dict[str, Any], resource_version: str
+        self,
+        name: str,
+        namespace: str,
+        restart: dict[str, Any],
+        resource_version: str,
+        dry_run: bool = False,
     ) -> dict[str, Any]:
-        """Merge-patch only ``spec.restart``, failing with 409 if the object changed since read."""
+        """Merge-patch only ``spec.restart``, failing with 409 if the object changed since read;
+        ``dry_run``: admission runs (``dryRun=All``), nothing is stored."""
         patch = {"metadata": {"resourceVersion": resource_version}, "spec": {"restart": restart}}
         target = Target("patch", name=name, namespace=namespace)
         path = self._object(namespace, name)
-        return self._json_object("PATCH", path, target, body=patch, content_type=MERGE_PATCH)
+        query = {"dryRun": "All"} if dry_run else None
+        return self._json_object(
+            "PATCH", path, target, body=patch, content_type=MERGE_PATCH, query=query
+        )
 
     def dry_run_apply(self, obj: dict[str, Any], namespace: str, exists: bool) -> dict[str, Any]:
         """Submit ``obj`` with ``dryRun=All`` (update if it exists, else create): the real admission."""

@@ -91,12 +91,13 @@ class Deps:
         tty = bool(getattr(self.stdout, "isatty", lambda: False)())
         return Style(tty and not self.environ.get("NO_COLOR"))
 
-    def options(self, headers: bool = True) -> Options:
-        return Options(self.style(), headers)
+    def options(self, headers: bool = True, **display: Any) -> Options:
+        return Options(self.style(), headers, **display)
 
-    def print(self, view: View, fmt: str, headers: bool = True) -> None:
-        """The view on stdout in format ``fmt`` (see ``output/printer.py``)."""
-        print_view(view, fmt, self.stdout, self.options(headers))
+    def print(self, view: View, fmt: str, headers: bool = True, **display: Any) -> None:
+        """The view on stdout in format ``fmt`` (see ``output/printer.py``); ``display``: the
+        other fields of ``Options`` (label columns, ...)."""
+        print_view(view, fmt, self.stdout, self.options(headers, **display))
 
     def warn(self, line: str) -> None:
         """One line on stderr (warnings, errors, progress that is not the result)."""

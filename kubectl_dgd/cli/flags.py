@@ -196,3 +196,47 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
         return decorated  # type: ignore[no-any-return]
 
     return decorate
+
+
+DRY_RUN_VALUES = ("none", "client", "server")
+
+
+def dry_run_option(help_text: str) -> Callable[[F], F]:
+    """kubectl's ``--dry-run=none|client|server``; ``--dry-run`` alone means client (kubectl's
+    default when no value is given: ``kubectl_args`` in main.py spells it out before parsing,
+    since a value-taking click option would swallow the next word)."""
+    return click.option(
+        "--dry-run",
+        "dry_run",
+        type=click.Choice(DRY_RUN_VALUES),
+        default="none",
+        metavar="[=none|client|server]",
+        help=help_text,
+    )
+
+
+def listing_options(func: F) -> F:
+    """kubectl get's table flags: --sort-by, --show-labels, -L/--label-columns."""
+    decorators = [
+        click.option(
+            "--sort-by",
+            metavar="FIELD",
+            help="Sort by this field of the objects, e.g. '{.metadata.creationTimestamp}'.",
+        ),
+        click.option("--show-labels", is_flag=True, help="Add a LABELS column (key=value,...)."),
+        click.option(
+            "-L",
+            "--label-columns",
+            multiple=True,
+            metavar="KEY[,KEY]",
+            help="A column with the value of each of these labels (repeatable).",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def label_keys(values: tuple[str, ...]) -> tuple[str, ...]:
+    """-L a,b -L c -> (a, b, c), as kubectl splits its string-slice flags."""
+    return tuple(key.strip() for value in values for key in value.split(",") if key.strip())

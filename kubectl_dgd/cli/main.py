@@ -39,7 +39,42 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
+class SuggestingGroup(click.Group):
+    """A group that answers a mistyped command with the nearest ones, as kubectl (cobra) does."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            typed = name.lower()
+            # cobra's rule: within two edits, or the typed text is a prefix of the command
+            close = [
+                c
+                for c in self.list_commands(ctx)
+                if c.startswith(typed) or _distance(typed, c) <= 2
+            ]
+            message = f"No such command {name!r}."  # click's wording, which scripts may match
+            if close:
+                message += f" Did you mean {' or '.join(repr(c) for c in close)}?"
+            raise click.UsageError(message, ctx)
+        return super().resolve_command(ctx, args)
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions), as cobra's suggestions use."""
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            )
+        previous = current
+    return previous[-1]
+
+
+class LazyGroup(SuggestingGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(name for name in COMMANDS if _available(name))
 
@@ -81,22 +116,38 @@ def cli() -> None:
     """
 
 
-# kubectl's verbosity flag takes a level (-v=6, --v=8); ours is on or off, so any level is "on".
-_KUBECTL_VERBOSITY = re.compile(r"--?v=\d+")
+# kubectl's verbosity flag takes a level (-v=6, --v=8, -v 6, -v6); ours is on or off, so a
+# level above 0 is "on" and level 0 (kubectl's default) is dropped. Plain -v stays "on".
+_KUBECTL_VERBOSITY = re.compile(r"(?:--?v=|-v)([0-9]+)")
+_LEVEL = re.compile(r"([0-9]+)")
+_VERBOSITY_FLAGS = ("-v", "--v")
 # kubectl's boolean flags take a value only after "=" (pflag): `-w NAME` is -w and then NAME,
 # `--watch=false` turns it off. Click spells the off form --no-watch.
 _KUBECTL_BOOL = re.compile(r"(-w|--watch)=(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)")
 
 
 def kubectl_args(argv: list[str]) -> list[str]:
-    """Accept kubectl's ``-v=N``, ``--v=N`` and ``--watch=false`` spellings (up to a ``--``)."""
+    """Accept kubectl's ``-v=N``, ``--v=N``, ``-v N``, ``-vN`` and ``--watch=false`` spellings
+    (up to a ``--``). ``-v N`` takes N as the level, as kubectl does (its -v always has one)."""
     out: list[str] = []
-    for position, arg in enumerate(argv):
+    position = 0
+    while position < len(argv):
+        arg = argv[position]
+        position += 1
         if arg == "--":
-            return out + argv[position:]
+            return out + argv[position - 1 :]
         boolean = _KUBECTL_BOOL.fullmatch(arg)
-        if _KUBECTL_VERBOSITY.fullmatch(arg):
+        level = _KUBECTL_VERBOSITY.fullmatch(arg)
+        if arg in _VERBOSITY_FLAGS and position < len(argv):
+            level = _LEVEL.fullmatch(argv[position])
+            position += 1 if level else 0
+        if level:
+            if int(level.group(1)) > 0:
+                out.append("-v")
+        elif arg == "--v":
             out.append("-v")
+        elif arg == "--dry-run":  # kubectl's NoOptDefVal: alone it means client
+            out.append("--dry-run=client")
         elif boolean:
             out.append("--watch" if boolean.group(2)[0] in "1tT" else "--no-watch")
         else:

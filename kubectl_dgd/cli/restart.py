@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kubectl_dgd.cli.deps import Deps, current_deps, handle_errors
-from kubectl_dgd.cli.flags import cluster_options
+from kubectl_dgd.cli.flags import cluster_options, dry_run_option
 from kubectl_dgd.errors import UsageError
 
 if TYPE_CHECKING:
@@ -31,10 +31,9 @@ if TYPE_CHECKING:
     "--order", help="Sequential order: every component name, comma-separated (e.g. a,b,c)."
 )
 @click.option("--id", "restart_id", help="Restart id. Default: the current UTC time (RFC 3339).")
-@click.option(
-    "--dry-run",
-    is_flag=True,
-    help="Show the plan and change nothing (with -f: print the unified diff).",
+@dry_run_option(
+    "Show the plan and change nothing (with -f: print the unified diff); server (NAME only): "
+    "the API server's admission judges the patch, nothing is stored."
 )
 @click.option("--wait", is_flag=True, help="NAME: follow the restart until it completes.")
 @click.option("--timeout", metavar="DURATION", help="NAME with --wait: give up after (5m, 30s).")
@@ -47,7 +46,7 @@ def restart(
     parallel: bool,
     order: str | None,
     restart_id: str | None,
-    dry_run: bool,
+    dry_run: str,
     wait: bool,
     timeout: str | None,
     conn: ConnectionSettings,
@@ -92,7 +91,11 @@ def restart(
         raise UsageError(
             "--wait follows a live restart (NAME); with -f nothing changes until the file is applied"
         )
-    _restart_file(current_deps(), path, graph_name, parallel, order, restart_id, dry_run)
+    if dry_run == "server":
+        raise UsageError("--dry-run=server needs a live graph (NAME); with -f use --dry-run")
+    _restart_file(
+        current_deps(), path, graph_name, parallel, order, restart_id, dry_run == "client"
+    )
 
 
 def _restart_live(deps: Deps, name: str, *args: Any) -> None:

@@ -30,19 +30,25 @@ def restart_live(
     restart_id: str | None,
     wait: bool,
     timeout: str | None,
-    dry_run: bool,
+    dry_run: str,
 ) -> None:
     request = RestartRequest.from_flags(parallel, order, restart_id)
     wait_timeout = parse_timeout(timeout)
     cluster = deps.cluster()
     result = request_restart(
-        cluster, name, cluster.namespace, request, deps.wall_clock(), dry_run=dry_run
+        cluster,
+        name,
+        cluster.namespace,
+        request,
+        deps.wall_clock(),
+        dry_run=dry_run == "client",
+        server_dry_run=dry_run == "server",
     )
     if result.argocd:
         deps.warn(argocd_warning(name, result.argocd))
     deps.print(result.summary(), "text")
     deps.stdout.flush()
-    if dry_run or not wait:
+    if dry_run != "none" or not wait:
         return
 
     def report(progress: RestartProgress) -> None:

@@ -9,13 +9,14 @@ import click
 
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option
+from kubectl_dgd.cli.main import SuggestingGroup
 from kubectl_dgd.exitcodes import Exit
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def rollout() -> None:
     """Follow or explain a graph's rollout (managed rolling update, restart, readiness).
 

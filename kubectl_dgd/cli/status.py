@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 import click
 
 from kubectl_dgd.cli.deps import current_deps, handle_errors
-from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
+from kubectl_dgd.cli.flags import (
+    cluster_options,
+    label_keys,
+    listing_options,
+    now_option,
+    output_option,
+)
 from kubectl_dgd.errors import UsageError
 
 if TYPE_CHECKING:
@@ -27,6 +33,7 @@ _OUTPUTS = ["text", "wide", "json", "yaml", "name"]
 @click.option("--events", is_flag=True, help="NAME: add the graph's recent Events.")
 @click.option("-l", "--selector", help="Without NAME: only graphs with these labels (a=b,c!=d).")
 @click.option("--no-headers", is_flag=True, help="Without NAME: no header row.")
+@listing_options
 @handle_errors
 @cluster_options(all_namespaces=True)
 def status(
@@ -38,6 +45,9 @@ def status(
     events: bool = False,
     selector: str | None = None,
     no_headers: bool = False,
+    sort_by: str | None = None,
+    show_labels: bool = False,
+    label_columns: tuple[str, ...] = (),
     all_namespaces: bool = False,
     conn: ConnectionSettings | None = None,
 ) -> None:
@@ -66,6 +76,9 @@ def status(
             "--events": events,
             "-l/--selector": selector is not None,
             "--no-headers": no_headers,
+            "--sort-by": sort_by is not None,
+            "--show-labels": show_labels,
+            "-L/--label-columns": bool(label_columns),
             "-A/--all-namespaces": all_namespaces,
         },
         conn,
@@ -75,7 +88,17 @@ def status(
         from kubectl_dgd.cli.status_live import list_live, status_live
 
         if name is None:
-            list_live(deps, all_namespaces, output, not no_headers, selector, now)
+            list_live(
+                deps,
+                all_namespaces,
+                output,
+                not no_headers,
+                selector,
+                now,
+                sort_by,
+                label_keys(label_columns),
+                show_labels,
+            )
         else:
             status_live(deps, name, output, now, watch, events)
         return
@@ -86,7 +109,14 @@ def status(
 
 # Which flags make sense for which form of the command; any other is refused, not ignored.
 _FOR_ONE_GRAPH = ("--watch", "--events")
-_FOR_LISTING = ("-l/--selector", "--no-headers", "-A/--all-namespaces")
+_FOR_LISTING = (
+    "-l/--selector",
+    "--no-headers",
+    "--sort-by",
+    "--show-labels",
+    "-L/--label-columns",
+    "-A/--all-namespaces",
+)
 
 
 def _refuse_ignored_flags(
@@ -129,6 +159,7 @@ def _refuse_ignored_flags(
 @output_option(_OUTPUTS, "text")
 @click.option("-l", "--selector", help="Only graphs with these labels (a=b,c!=d).")
 @click.option("--no-headers", is_flag=True, help="No header row.")
+@listing_options
 @now_option
 @handle_errors
 @cluster_options(all_namespaces=True)
@@ -136,6 +167,9 @@ def list_graphs(
     output: str,
     selector: str | None,
     no_headers: bool,
+    sort_by: str | None,
+    show_labels: bool,
+    label_columns: tuple[str, ...],
     now: str | None,
     all_namespaces: bool,
     conn: ConnectionSettings,
@@ -151,7 +185,18 @@ def list_graphs(
       kubectl dgd list -A -o wide
       kubectl dgd list -l team=inference --no-headers
       kubectl dgd list -o name
+      kubectl dgd list --sort-by '{.metadata.creationTimestamp}' -L team --show-labels
     """
     from kubectl_dgd.cli.status_live import list_live
 
-    list_live(current_deps(), all_namespaces, output, not no_headers, selector, now)
+    list_live(
+        current_deps(),
+        all_namespaces,
+        output,
+        not no_headers,
+        selector,
+        now,
+        sort_by,
+        label_keys(label_columns),
+        show_labels,
+    )

@@ -51,6 +51,9 @@ def list_live(
     headers: bool,
     selector: str | None,
     now: str | None,
+    sort_by: str | None = None,
+    label_columns: tuple[str, ...] = (),
+    show_labels: bool = False,
 ) -> None:
     """One LIST: a row per graph (``-A``: of every namespace)."""
     from kubectl_dgd.output.printer import TABLE_FORMATS
@@ -60,8 +63,14 @@ def list_live(
     cluster = deps.cluster()
     namespace = None if all_namespaces else cluster.namespace
     listing = list_graphs(cluster, namespace, selector, moment)
+    if sort_by:
+        from kubectl_dgd.output.sort_by import sort_listing
+
+        listing = sort_listing(listing, sort_by)
     if not listing.rows and output in TABLE_FORMATS:
         where = "" if all_namespaces else f" in {cluster.namespace} namespace"
         deps.stderr.write(f"No resources found{where}.\n")
         return
-    deps.print(listing, output, headers=headers)
+    deps.print(
+        listing, output, headers=headers, label_columns=label_columns, show_labels=show_labels
+    )

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     help="Validate against this CRD instead of the bundled one.",
 )
 @click.option("--strict", is_flag=True, help="Unknown fields are errors, not warnings.")
-@output_option(["text", "json"], "text")
+@output_option(["text", "json", "junit", "tap", "sarif", "github"], "text")
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
 @profile_options
@@ -115,7 +115,7 @@ def validate(
             schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
         )
         report = validate_paths(inputs, schemas, profile, old=old)
-    if output != "json":  # JSON carries them in its "errors"; text shows them where errors go
+    if output == "text":  # the other formats carry them; text shows them where errors go
         for err in report.input_errors:
             deps.warn(f"error: {err}")
     deps.print(report, output)

@@ -28,15 +28,17 @@ def report_text(report: ValidationReport, style: Style = PLAIN) -> str:
     lines: list[str] = []
     for item in report.items:
         lines.extend(finding_line(item.source, f, style) for f in sorted_findings(item.findings))
+    lines.append(style(summary_line(report), "bold"))
+    return "\n".join(lines) + "\n"
+
+
+def summary_line(report: ValidationReport) -> str:
     s = report.summary
     summary = (
         f"{s.documents} documents, {s.graphs} graphs: {s.valid} valid, {s.invalid} invalid, "
         f"{s.skipped} skipped"
     )
-    if s.unreadable:
-        summary += f", {s.unreadable} unreadable"
-    lines.append(style(summary, "bold"))
-    return "\n".join(lines) + "\n"
+    return summary + (f", {s.unreadable} unreadable" if s.unreadable else "")
 
 
 def draw_report(report: ValidationReport, options: Options, wide: bool) -> str:

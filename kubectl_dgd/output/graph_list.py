@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kubectl_dgd.core.timefmt import human_age
 from kubectl_dgd.output.printer import Options
@@ -33,9 +33,26 @@ def _cells(row: GraphRow, all_namespaces: bool, wide: bool) -> list[str]:
     return cells
 
 
+def _labels(obj: dict[str, Any]) -> dict[str, str]:
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    return {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {}
+
+
+def label_header(key: str) -> str:
+    """kubectl's header for ``-L key``: the key's last path segment, upper-cased."""
+    return key.rsplit("/", 1)[-1].upper()
+
+
 def draw_graph_list(listing: GraphList, options: Options, wide: bool) -> str:
     headers = (["NAMESPACE"] if listing.all_namespaces else []) + _HEADERS
     headers += _WIDE_HEADERS if wide else []
+    headers += [label_header(key) for key in options.label_columns]
+    headers += ["LABELS"] if options.show_labels else []
     rows = [_cells(r, listing.all_namespaces, wide) for r in listing.rows]
+    for cells, obj in zip(rows, listing.objects, strict=True):
+        labels = _labels(obj)
+        cells += [labels.get(key, "") for key in options.label_columns]
+        if options.show_labels:
+            cells.append(",".join(f"{k}={v}" for k, v in sorted(labels.items())) or "<none>")
     # As kubectl get: the header row is plain even on a terminal.
     return render_table([Column(h) for h in headers], rows, headers=options.headers)

@@ -27,6 +27,9 @@ class Options:
 
     style: Style = PLAIN
     headers: bool = True
+    # kubectl get's -L/--label-columns and --show-labels (tables of objects only)
+    label_columns: tuple[str, ...] = ()
+    show_labels: bool = False
 
 
 PLAIN_OPTIONS = Options()
@@ -40,6 +43,11 @@ FORMATS: dict[str, str] = {
     "json": "kubectl_dgd.output.json:render",
     "yaml": "kubectl_dgd.output.yaml:render",
     "name": "kubectl_dgd.output.name:render",
+    # validation reports for CI systems
+    "junit": "kubectl_dgd.output.junit:render",
+    "tap": "kubectl_dgd.output.tap:render",
+    "sarif": "kubectl_dgd.output.sarif:render",
+    "github": "kubectl_dgd.output.github:render",
 }
 
 # The formats drawn as a table, where an empty listing says so on stderr (as kubectl get).

@@ -48,12 +48,15 @@ class LiveRestart:
     attempts: int = 0
     argocd: str | None = None  # why we think Argo CD manages it
     dry_run: bool = False
+    server_dry_run: bool = False  # the patch went to admission with dryRun=All, not stored
 
     def summary(self) -> RestartSummary:
         plan = self.plan
         outcome = (
             "dry run: nothing patched"
             if self.dry_run
+            else "server dry run: admission accepted the patch; nothing stored"
+            if self.server_dry_run
             else f"dynamographdeployment.nvidia.com/{self.name} restart requested"
         )
         return RestartSummary(
@@ -110,10 +113,21 @@ def request_restart(
     request: RestartRequest,
     now: datetime,
     dry_run: bool = False,
+    server_dry_run: bool = False,
 ) -> LiveRestart:
+    """``dry_run``: plan only, no request after the GET (kubectl's --dry-run=client);
+    ``server_dry_run``: send the patch with dryRun=All, so admission judges it (=server)."""
     graph = cluster.get_graph(name, namespace)
     plan = _plan(graph, request, now)
-    result = LiveRestart(name, namespace, plan, graph, argocd=argocd_marker(graph), dry_run=dry_run)
+    result = LiveRestart(
+        name,
+        namespace,
+        plan,
+        graph,
+        argocd=argocd_marker(graph),
+        dry_run=dry_run,
+        server_dry_run=server_dry_run,
+    )
     if dry_run:
         return result
     # Later attempts must write the same id we announced.
@@ -124,7 +138,9 @@ def request_restart(
         version = str((graph.get("metadata") or {}).get("resourceVersion") or "")
         patch = merge_patch(current_restart(graph), plan.restart)
         try:
-            result.graph = cluster.patch_restart(name, namespace, patch, version)
+            result.graph = cluster.patch_restart(
+                name, namespace, patch, version, dry_run=server_dry_run
+            )
             result.plan = plan
             return result
         except ConflictError:

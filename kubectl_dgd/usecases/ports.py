@@ -26,7 +26,12 @@ class GraphCluster(Protocol):
     ) -> Iterator[tuple[str, dict[str, Any]]]: ...
 
     def patch_restart(
-        self, name: str, namespace: str, restart: dict[str, Any], resource_version: str
+        self,
+        name: str,
+        namespace: str,
+        restart: dict[str, Any],
+        resource_version: str,
+        dry_run: bool = False,
     ) -> dict[str, Any]: ...
 
     def dry_run_apply(

@@ -95,6 +95,12 @@ def app(tmp_path: Path) -> Path:
         pytest.param(
             ["validate", "-o", "json", str(EXAMPLES / "vllm-agg.yaml")], id="validate-json"
         ),
+        *(
+            pytest.param(
+                ["validate", "-o", fmt, str(EXAMPLES / "vllm-agg.yaml")], id=f"validate-{fmt}"
+            )
+            for fmt in ("junit", "tap", "sarif", "github")
+        ),
         pytest.param(["render", str(EXAMPLES / "trtllm-multinode.yaml")], id="render"),
         pytest.param(
             ["render", "-o", "json", "--provider", "component", str(EXAMPLES / "vllm-agg.yaml")],
