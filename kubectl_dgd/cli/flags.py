@@ -21,6 +21,23 @@ from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS, Profile
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class OutputFormat(click.Choice):  # type: ignore[type-arg]
+    """``-o``: one of the choices, or a template format with its argument
+    (``jsonpath=TEMPLATE``), checked as soon as the flags are read, before any request."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from kubectl_dgd.output.printer import split_format
+
+        name, argument = split_format(str(value))
+        if argument is None:
+            return super().convert(value, param, ctx)
+        super().convert(name, param, ctx)
+        from kubectl_dgd.output.check import check_template
+
+        check_template(name, argument)
+        return value
+
+
 def output_option(
     choices: Sequence[str], default: str, show_default: bool = True
 ) -> Callable[[F], F]:
@@ -28,7 +45,7 @@ def output_option(
     return click.option(
         "-o",
         "--output",
-        type=click.Choice(list(choices)),
+        type=OutputFormat(list(choices)),
         default=default,
         show_default=show_default,
     )

@@ -9,11 +9,13 @@ import click
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 from kubectl_dgd.errors import UsageError
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
-_OUTPUTS = ["text", "wide", "json", "yaml", "name"]
+# The template formats take their argument after "=" (-o jsonpath={.status.state}).
+_OUTPUTS = ["text", "wide", "json", "yaml", "name", *TEMPLATE_FORMATS]
 
 
 @click.command()
