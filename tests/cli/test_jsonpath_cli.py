@@ -66,3 +66,12 @@ def test_template_errors_are_one_line_exit_2(saved: Path, fmt: str, message: str
     assert result.stderr.startswith(message), result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+
+
+def test_render_takes_a_jsonpath(saved: Path) -> None:
+    template = "{range .items[*]}{.kind}/{.metadata.name}{'\\n'}{end}"
+    result = run_cli("render", "-f", str(saved), "-o", f"jsonpath={template}", subprocess=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines and all("/" in line for line in lines)
+    assert any(line.startswith("Deployment/") or "/g1" in line for line in lines), lines

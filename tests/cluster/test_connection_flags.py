@@ -205,3 +205,22 @@ def test_list_takes_the_connection_flags(apiserver: ApiServer) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout == "dynamographdeployment.nvidia.com/my-graph\n"
     assert apiserver.requests("list")[-1].header_values("Impersonate-User") == ["jane"]
+
+
+def test_readme_lists_every_connection_flag() -> None:
+    from kubectl_dgd.cli.flags import _connection_flags
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("### kubectl's conventions", 1)[1].split("\n## ", 1)[0]
+
+    def command(*_: Any) -> None:
+        pass
+
+    for decorate in _connection_flags():
+        params = decorate(command).__click_params__  # type: ignore[attr-defined]
+        flag = params[-1].opts[-1]
+        assert f"`{flag}" in section or f"/{flag}" in section, flag
+        del command.__click_params__  # type: ignore[attr-defined]
+    for fmt in ("jsonpath=", "jsonpath-file=", "custom-columns=", "custom-columns-file="):
+        assert f"-o {fmt}" in section, fmt

@@ -137,3 +137,13 @@ def test_jsonpath_as_json_matches_kubectl(server: ApiServer) -> None:
     theirs = kubectl(server, "get", "dgd", "-n", NS, "-o", fmt)
     ours = dgd(server, "list", "-n", NS, "-o", fmt)
     assert ours.stdout == theirs.stdout
+
+
+def test_status_name_templates_read_its_json_view(server: ApiServer) -> None:
+    import json
+
+    view = json.loads(dgd(server, "status", "rolling", "-n", NS, "-o", "json").stdout)
+    ours = dgd(server, "status", "rolling", "-n", NS, "-o", "jsonpath={.name} {.state}")
+    assert (ours.returncode, ours.stdout) == (0, f"{view['name']} {view['state']}")
+    columns = dgd(server, "status", "rolling", "-o", "custom-columns=NAME:.name,NS:.namespace")
+    assert columns.stdout.splitlines()[1].split() == ["rolling", NS]
