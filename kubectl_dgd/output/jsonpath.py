@@ -737,7 +737,7 @@ def _json_float(number: float) -> str:
     negative = number < 0
     if abs(number) < 1e-6 or abs(number) >= 1e21:
         text = _exponent_form(digits, point, negative)
-        return re.sub(r"e([+-])0(\d)$", r"e\1\2", text)
+        return re.sub(r"e-0(\d)$", r"e-\1", text)
     return _positional(digits, point, negative)
 
 

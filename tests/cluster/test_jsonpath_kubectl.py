@@ -147,3 +147,92 @@ def test_status_name_templates_read_its_json_view(server: ApiServer) -> None:
     assert (ours.returncode, ours.stdout) == (0, f"{view['name']} {view['state']}")
     columns = dgd(server, "status", "rolling", "-o", "custom-columns=NAME:.name,NS:.namespace")
     assert columns.stdout.splitlines()[1].split() == ["rolling", NS]
+
+
+# Values kubectl prints in its own way (Go's %v and json.Marshal): floats, null, HTML characters,
+# nested maps and lists; `kubectl create --dry-run=client` prints a local object with them.
+VALUE_TEMPLATES = [
+    "{.spec.extra}",
+    "{.spec.extra.f} {.spec.extra.g} {.spec.extra.h} {.spec.extra.big} {.spec.extra.i}",
+    "{.spec.extra.e} {.spec.extra.neg} {.spec.extra.whole}",
+    "{.spec.extra.n}",
+    "{.spec.extra.l}",
+    "{.spec.extra.l[*]}",
+    "{range .spec.extra.l[*]}[{@}]{end}",
+    "{.spec.extra.s}",
+    "{.spec.extra.s.*}",
+    "{.spec.extra.nested}",
+    "{.spec.extra.objs[?(@.v>1.5)].k}",
+    "{.spec.extra.objs[?(@.on==true)].k}",
+    "{.spec.extra.objs[?(@.k)].k}",
+    "{.spec.extra.l[-2:]}",
+    "{.spec.extra.l[]}",
+    "{.spec.extra['nested']}",
+    "{.metadata.annotations.nvidia\\.com/workload-provider}",
+    "{.metadata.annotations['nvidia.com/workload-provider']}",
+    '{"quoted \\"text\\" \\u00e9\\t"}{\'single\'}',
+]
+
+
+def test_values_print_as_kubectl(apiserver: ApiServer, tmp_path: Path) -> None:
+    import json
+
+    from kubectl_dgd.output.jsonpath import execute, parse
+
+    obj = graph()
+    obj["spec"]["extra"] = {  # type: ignore[index]
+        "f": 1234567.5, "g": 0.5, "h": 1e-7, "n": None, "big": 1e21, "i": 10000000,
+        "e": 2.5e-5, "neg": -3.25, "whole": 2.0, "s": "a<b&c>d é",
+        "l": [1, "x", None, True, {"z": 1, "a": [2]}],
+        "nested": {"b": {"y": "<", "x": [1.5, None]}, "a": ""},
+        "objs": [{"k": "one", "v": 1.0, "on": False}, {"k": "two", "v": 2.5, "on": True}, {}],
+    }  # fmt: skip
+    path = tmp_path / "obj.json"
+    path.write_text(json.dumps(obj))
+    failures = []
+    for template in VALUE_TEMPLATES:
+        theirs = kubectl(
+            apiserver, "create", "-f", str(path), "--dry-run=client", "-o", f"jsonpath={template}"
+        )
+        assert theirs.returncode == 0, (template, theirs.stderr)
+        ours = execute(parse(template), json.loads(path.read_text()))
+        if ours != theirs.stdout:
+            failures.append((template, ours, theirs.stdout))
+    assert not failures, "\n".join(
+        f"{t!r}:\n ours    {o!r}\n kubectl {k!r}" for t, o, k in failures
+    )
+
+
+BAD_TEMPLATES = [
+    "{.items[",
+    "{.items[0]",
+    "{.items[?(@.x==1]}",
+    '{"unterminated}',
+    "{.items[a]}",
+    "{.items[*]....name}",
+    "{.items[0:x]}",
+    "{#}",
+    "{range .items[*]}{.metadata.name}{end}{end}",
+    "{.items[9]}",
+    "{.items[0:2:0]}",
+    "{.kind[0]}",
+    "{.items[?(@.metadata.name>1)]}",
+    "{foo}",
+]
+
+
+def test_template_errors_use_kubectls_words(server: ApiServer) -> None:
+    """kubectl exits 1 and adds a dump of the object; we exit 2 with its first line."""
+    failures = []
+    for template in BAD_TEMPLATES:
+        theirs = kubectl(server, "get", "dgd", "-n", NS, "-o", f"jsonpath={template}")
+        ours = dgd(server, "list", "-n", NS, "-o", f"jsonpath={template}")
+        assert theirs.returncode == 1, (template, theirs.stdout)
+        assert ours.returncode == 2, (template, ours.stdout, ours.stderr)
+        assert len(ours.stderr.splitlines()) == 1 and ours.stdout == ""
+        first = theirs.stderr.splitlines()[0]
+        # kubectl: 'error: error executing jsonpath "T": Error executing template: E. Printing...'
+        first = first.replace("Error executing template: ", "").split(". Printing more")[0]
+        if ours.stderr.strip() != first:
+            failures.append((template, ours.stderr.strip(), first))
+    assert not failures, "\n".join(f"{t!r}:\n ours    {o}\n kubectl {k}" for t, o, k in failures)
