@@ -37,6 +37,21 @@ class OutputFormat(click.Choice):  # type: ignore[type-arg]
         check_template(name, argument)
         return value
 
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        """``-o <TAB>`` lists the formats ready to use; a template format (which needs its
+        ``=ARGUMENT``) is offered as ``jsonpath=`` once its first letters are typed."""
+        from click.shell_completion import CompletionItem
+
+        from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+
+        plain = [c for c in self.choices if c not in TEMPLATE_FORMATS and c.startswith(incomplete)]
+        templates = [
+            f"{c}="
+            for c in self.choices
+            if c in TEMPLATE_FORMATS and incomplete and c.startswith(incomplete)
+        ]
+        return [CompletionItem(c) for c in plain + templates]
+
 
 def output_option(
     choices: Sequence[str], default: str, show_default: bool = True

@@ -5,7 +5,7 @@ all mean ``{.metadata.name}``), evaluated by ``output/jsonpath.py`` on each obje
 a listing, else the one object the command dumps with ``-o json``. A path that finds nothing
 prints ``<none>``, several values are joined by commas, and values print as Go's ``fmt.Sprint``
 (a map as ``map[k:v]``). Columns are laid out as kubectl's tab writer does (at least 6 wide,
-3 spaces of padding, the last column unpadded); ``--no-headers`` drops the header row.
+3 spaces of padding), by ``output/table.py``; ``--no-headers`` drops the header row.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from kubectl_dgd.output.jsonpath import (
     read_template_file,
 )
 from kubectl_dgd.output.printer import Options
+from kubectl_dgd.output.table import Column as TableColumn
+from kubectl_dgd.output.table import render_table
 
 _RELAXED = re.compile(r"^\{\.?([^{}]+)\}$|^\.?([^{}]+)$")
-MIN_WIDTH = 6
-PADDING = 3
+MIN_WIDTH = 6  # kubectl's tab writer: minimum width 6, padding 3 (the table's gap)
 
 
 @dataclass(frozen=True)
@@ -108,26 +109,18 @@ def objects_of(data: Any) -> list[Any]:
     return [data]
 
 
-def layout(rows: list[list[str]]) -> str:
-    """kubectl's tab writer: every column but the last padded to its widest cell + 3."""
-    if not rows:
-        return ""
-    count = len(rows[0])
-    widths = [max(MIN_WIDTH, *(len(row[i]) + PADDING for row in rows)) for i in range(count - 1)]
-    lines = []
-    for row in rows:
-        padded = [c.ljust(w) for c, w in zip(row, widths, strict=False)] + row[count - 1 :]
-        lines.append("".join(padded) + "\n")
-    return "".join(lines)
+def layout(headers: list[str], rows: list[list[str]], with_headers: bool) -> str:
+    """kubectl's tab writer: every column at least 6 wide with 3 spaces of padding."""
+    columns = [TableColumn(h) for h in headers]
+    return render_table(columns, rows, headers=with_headers, min_width=MIN_WIDTH)
 
 
 def draw(columns: list[Column], data: Any, headers: bool) -> str:
-    rows = [[c.header for c in columns]] if headers else []
     try:
-        rows += [[cell(c, obj) for c in columns] for obj in objects_of(data)]
+        rows = [[cell(c, obj) for c in columns] for obj in objects_of(data)]
     except RecursionError:
         raise JsonPathError("custom-columns: the data is nested too deeply") from None
-    return layout(rows)
+    return layout([c.header for c in columns], rows, headers)
 
 
 def columns_of(options: Options, file_format: bool) -> list[Column]:

@@ -843,13 +843,22 @@ def _go_quote(text: str) -> str:
     )
 
 
+def kubectl_data(view: Any) -> Any:
+    """The view's ``-o json`` data; a ``v1 List`` gets the empty list metadata kubectl's own
+    List carries (``{.metadata}`` is ``{"resourceVersion":""}`` for ``kubectl get``)."""
+    data = view.to_data()
+    if isinstance(data, dict) and data.get("kind") == "List" and "metadata" not in data:
+        data = {**data, "metadata": {"resourceVersion": ""}}
+    return data
+
+
 def render(view: Any, options: Options) -> str:
-    return run(template_of(options, False), view.to_data())
+    return run(template_of(options, False), kubectl_data(view))
 
 
 def render_file(view: Any, options: Options) -> str:
-    return run(template_of(options, True), view.to_data())
+    return run(template_of(options, True), kubectl_data(view))
 
 
 def render_as_json(view: Any, options: Options) -> str:
-    return run(template_of(options, False), view.to_data(), as_json=True)
+    return run(template_of(options, False), kubectl_data(view), as_json=True)

@@ -25,13 +25,17 @@ def render_table(
     *,
     gap: str = GAP,
     indent: str = "",
+    min_width: int = 0,
 ) -> str:
     """The table as text, one line per row, trailing spaces stripped; cells are printed as given.
 
     ``style`` makes the header bold on a terminal; ``indent`` starts every line.
     """
     table = ([[c.header for c in columns]] if headers else []) + [list(row) for row in rows]
-    widths = [max((len(row[i]) for row in table), default=0) for i in range(len(columns))]
+    # min_width counts the gap, as kubectl's tab writer counts its padding (custom-columns: 6).
+    floor = max(min_width - len(gap), 0)
+    widths = [max((len(row[i]) for row in table), default=floor) for i in range(len(columns))]
+    widths = [max(w, floor) for w in widths]
     lines = []
     for number, row in enumerate(table):
         padded = [

