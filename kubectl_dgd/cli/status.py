@@ -107,6 +107,11 @@ def _refuse_ignored_flags(
                 "--context": conn.context,
                 "-n/--namespace": conn.namespace,
                 "--request-timeout": conn.request_timeout,
+                "--server": conn.server,
+                "--token": conn.token,
+                "--user": conn.user,
+                "--cluster": conn.cluster,
+                "--as": conn.impersonate,
             }
             used += [flag for flag, value in connection.items() if value]
         live_only = used

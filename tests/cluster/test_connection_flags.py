@@ -6,6 +6,7 @@ credential is ever printed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -224,3 +225,22 @@ def test_readme_lists_every_connection_flag() -> None:
         del command.__click_params__  # type: ignore[attr-defined]
     for fmt in ("jsonpath=", "jsonpath-file=", "custom-columns=", "custom-columns-file="):
         assert f"-o {fmt}" in section, fmt
+
+
+@pytest.mark.parametrize("flag", [["--server", "https://x"], ["--token", "t"], ["--as", "jane"]])
+def test_connection_flags_are_refused_with_a_saved_file(
+    apiserver: ApiServer, tmp_path: Path, flag: list[str]
+) -> None:
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps(graph()))
+    result = run(apiserver, "status", "-f", str(saved), *flag)
+    assert result.returncode == 2
+    assert result.stderr == f"error: {flag[0]} is for live graphs; it cannot be used with -f\n"
+    assert "t\n" not in result.stdout
+
+
+def test_custom_columns_without_headers_on_list(apiserver: ApiServer) -> None:
+    result = run(
+        apiserver, "list", "--no-headers", "-o", "custom-columns=NAME:.metadata.name", sub=True
+    )
+    assert (result.returncode, result.stdout) == (0, "my-graph\n"), result.stderr
