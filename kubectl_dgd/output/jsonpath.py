@@ -110,12 +110,13 @@ def _terminator(ch: str) -> bool:
     return ch in (_EOF, " ", "\t", "\r", "\n", ".", ",", "[", "]", "$", "@", "{", "}")
 
 
-def _alphanumeric(ch: str) -> bool:
-    return ch == "_" or ch.isalpha() or (ch.isdigit() and ch.isascii()) or _unicode_digit(ch)
-
-
-def _unicode_digit(ch: str) -> bool:
+def _digit(ch: str) -> bool:
+    """Go's unicode.IsDigit: decimal digits of any script (not Python's superscripts)."""
     return bool(ch) and unicodedata.category(ch) == "Nd"
+
+
+def _alphanumeric(ch: str) -> bool:
+    return ch == "_" or ch.isalpha() or _digit(ch)
 
 
 def _go_rune(ch: str) -> str:
@@ -162,6 +163,8 @@ class _Parser:
         return self.root
 
     def parse_text(self) -> None:
+        """Text up to each ``{``, then the action up to its ``}``, until the end (a loop, so
+        that a template of many actions cannot exhaust the stack)."""
         while True:
             if self.rest().startswith("{"):
                 if self.pos > self.start:
@@ -171,21 +174,20 @@ class _Parser:
                 action = Seq()
                 self.root.nodes.append(action)
                 self.parse_action(action)
-                return
-            if self.next() == _EOF:
-                self.pos = len(self.input)
+                continue
+            if self.pos >= len(self.input):
                 break
+            self.pos += 1
         if self.pos > self.start:
             self.root.nodes.append(Text(self.consume()))
 
     def parse_action(self, cur: Seq) -> None:
-        # Iterative where kubectl recurses, so that a long template cannot exhaust the stack.
+        # A loop where kubectl recurses, so that a long action cannot exhaust the stack.
         while True:
             rest = self.rest()
             if rest.startswith("}"):
                 self.pos += 1
                 self.consume()
-                self.parse_text()
                 return
             if rest.startswith("[?("):
                 self.parse_filter(cur)
@@ -204,7 +206,7 @@ class _Parser:
                 self.parse_quote(cur, ch)
             elif ch == ".":
                 self.parse_field(cur)
-            elif ch in "+-" or (ch.isdigit() and (ch.isascii() or _unicode_digit(ch))):
+            elif ch in "+-" or _digit(ch):
                 self.backup()
                 self.parse_number(cur)
             elif _alphanumeric(ch):
@@ -236,7 +238,7 @@ class _Parser:
             self.next()
         while True:
             ch = self.next()
-            if ch != "." and not (ch and ch.isdigit()):
+            if ch != "." and not _digit(ch):
                 self.backup()
                 break
         value = self.consume()

@@ -68,6 +68,10 @@ TEMPLATES: list[tuple[str, bool]] = [
     ('{.items[?(@.metadata.labels.team=="b")].metadata.name}', False),
     ("{.items[0].status.conditions[0].lastTransitionTime}", False),
     ("{.items[2].metadata}", False),
+    ("{range .items[*]}{.metadata.name},{.kind}", False),  # no {end}: kubectl goes on
+    ("{range .items[*]}{.metadata.name}{end}{.kind}{range .items[0:1]}{.kind}{end}", False),
+    ("{.items[0].spec.components[*].replicas}{.items[0].spec.components[0].replicas}", False),
+    ("{.items[0].metadata.creationTimestamp}", False),
 ]
 
 
