@@ -68,6 +68,12 @@ TEMPLATES: list[tuple[str, bool]] = [
     ('{.items[?(@.metadata.labels.team=="b")].metadata.name}', False),
     ("{.items[0].status.conditions[0].lastTransitionTime}", False),
     ("{.items[2].metadata}", False),
+    # kubectl's JSONPath page: bracket keys, unions of dotted keys, the last item.
+    ("{['kind']}", False),
+    ("{.items[0]['metadata.name']}", False),
+    ("{.items[*]['metadata.name', 'status.state']}", False),
+    ("{.items[-1:].metadata.name}", False),
+    ('{range .items[*]}{.metadata.name}{"\\t"}{.metadata.creationTimestamp}{"\\n"}{end}', False),
     ("{range .items[*]}{.metadata.name},{.kind}", False),  # no {end}: kubectl goes on
     ("{range .items[*]}{.metadata.name}{end}{.kind}{range .items[0:1]}{.kind}{end}", False),
     ("{.items[0].spec.components[*].replicas}{.items[0].spec.components[0].replicas}", False),
@@ -224,6 +230,7 @@ BAD_TEMPLATES = [
     "{.kind[0]}",
     "{.items[?(@.metadata.name>1)]}",
     "{foo}",
+    "{.items[?(@.metadata.name=~/^my/)].metadata.name}",  # regular expressions: unsupported
 ]
 
 
