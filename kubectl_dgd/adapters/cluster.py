@@ -185,7 +185,13 @@ class Cluster:
         if self._client is None:
             from kubernetes.client import ApiClient
 
-            self._client = ApiClient(client_configuration(self.resolved, self.timeout))
+            configuration = client_configuration(self.resolved, self.timeout)
+            if not configuration.verify_ssl:
+                # --insecure-skip-tls-verify was asked for: kubectl does not warn per request.
+                import urllib3
+
+                urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+            self._client = ApiClient(configuration)
         return self._client
 
     def _open(
@@ -214,6 +220,7 @@ class Cluster:
         _, url, headers, body, _ = api.param_serialize(
             method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
         )
+        headers = self._impersonating(headers)
         status = 0
         for attempt in range(MAX_RETRIES + 1):
             started = time.perf_counter()
@@ -249,6 +256,19 @@ class Cluster:
                 error = self._explain_not_found(error, target)
             raise error
         return raw
+
+    def _impersonating(self, headers: dict[str, str]) -> Any:
+        """The headers plus Impersonate-User/-Group/-Uid (--as...); a header dict that may
+        repeat a name, since the API server reads one Impersonate-Group line per group."""
+        wanted = self.resolved.impersonation.headers()
+        if not wanted:
+            return headers
+        from urllib3 import HTTPHeaderDict
+
+        out = HTTPHeaderDict(headers)
+        for name, value in wanted:
+            out.add(name, value)
+        return out
 
     def _limits(self, url: str, timeout: float | None, deadline: float | None) -> Any:
         """(connect, read) seconds for one try: what is left of the deadline, else the watch's

@@ -7,7 +7,12 @@
 - with no kubeconfig at all and ``KUBERNETES_SERVICE_HOST`` set: the pod's service account.
 
 Context: ``--context``, else the merged ``current-context``. Namespace: ``-n``, else the
-context's namespace, else ``default``. File paths in a kubeconfig are relative to the file that
+context's namespace, else ``default``. Then kubectl's connection flags override the context
+(clientcmd's ConfigOverrides): ``--cluster``/``--user`` pick other entries; ``--server``,
+``--certificate-authority``, ``--insecure-skip-tls-verify``, ``--tls-server-name`` patch the
+cluster; ``--token`` replaces the user's credentials, ``--client-certificate``/``--client-key``
+its certificate; ``--as``/``--as-group``/``--as-uid`` (else the user's ``as`` fields) impersonate.
+With no kubeconfig at all, ``--server`` alone is enough, as for kubectl. File paths in a kubeconfig are relative to the file that
 holds them, so they are made absolute while merging (the Python client resolves them against one
 base directory only).
 """
@@ -41,6 +46,41 @@ class ConnectionSettings:
     namespace: str | None = None
     request_timeout: float | None = None
     verbose: bool = False
+    # kubectl's connection overrides (None / empty: the kubeconfig's value)
+    cluster: str | None = None
+    user: str | None = None
+    server: str | None = None
+    certificate_authority: str | None = None
+    insecure_skip_tls_verify: bool = False
+    tls_server_name: str | None = None
+    token: str | None = None
+    client_certificate: str | None = None
+    client_key: str | None = None
+    impersonate: str | None = None
+    impersonate_groups: tuple[str, ...] = ()
+    impersonate_uid: str | None = None
+
+    def __repr__(self) -> str:  # never show a token, even in a traceback or a debug line
+        shown = "<redacted>" if self.token else None
+        return (
+            f"ConnectionSettings(context={self.context!r}, server={self.server!r}, token={shown})"
+        )
+
+
+@dataclass(frozen=True)
+class Impersonation:
+    """Who to act as (the Impersonate-* headers), from --as/--as-group/--as-uid or the user."""
+
+    user: str = ""
+    groups: tuple[str, ...] = ()
+    uid: str = ""
+
+    def headers(self) -> list[tuple[str, str]]:
+        out = [("Impersonate-User", self.user)] if self.user else []
+        out += [("Impersonate-Group", group) for group in self.groups]
+        if self.uid:
+            out.append(("Impersonate-Uid", self.uid))
+        return out
 
 
 @dataclass
@@ -52,6 +92,7 @@ class ResolvedConfig:
     namespace: str = "default"
     in_cluster: bool = False
     files: list[str] = field(default_factory=list)
+    impersonation: Impersonation = field(default_factory=Impersonation)
 
     @property
     def server(self) -> str:
@@ -167,6 +208,14 @@ def resolve(
     environ = os.environ if environ is None else environ
     home = home if home is not None else str(Path.home())
     files = config_files(settings, environ, home)
+    if not files and settings.server:
+        config = {
+            "clusters": [{"name": FLAGS, "cluster": {}}],
+            "users": [{"name": FLAGS, "user": {}}],
+            "contexts": [{"name": FLAGS, "context": {"cluster": FLAGS, "user": FLAGS}}],
+            "current-context": FLAGS,
+        }
+        return _overridden(config, FLAGS, settings, [])
     if not files and environ.get("KUBERNETES_SERVICE_HOST"):
         return ResolvedConfig(in_cluster=True, namespace=settings.namespace or _pod_namespace())
     if not files:
@@ -177,13 +226,90 @@ def resolve(
     context = settings.context or str(config.get("current-context") or "")
     if not context:
         raise InputError("no current context in the kubeconfig: pass --context")
-    ctx = named(config, "contexts", context)
-    if ctx is None:
+    if named(config, "contexts", context) is None:
         raise InputError(f'context "{context}" does not exist in the kubeconfig')
-    if named(config, "clusters", str(ctx.get("cluster", ""))) is None:
+    return _overridden(config, context, settings, files)
+
+
+FLAGS = "kubectl-dgd-flags"  # the entries the connection flags make when there is no kubeconfig
+
+
+def _overridden(
+    config: dict[str, Any], context: str, settings: ConnectionSettings, files: list[str]
+) -> ResolvedConfig:
+    """The context with kubectl's connection flags applied (flags win over the kubeconfig)."""
+    ctx = dict(named(config, "contexts", context) or {})
+    if settings.cluster:
+        if named(config, "clusters", settings.cluster) is None:
+            raise InputError(f'cluster "{settings.cluster}" does not exist in the kubeconfig')
+        ctx["cluster"] = settings.cluster
+    if settings.user:
+        if named(config, "users", settings.user) is None:
+            raise InputError(f'user "{settings.user}" does not exist in the kubeconfig')
+        ctx["user"] = settings.user
+    cluster_name, user_name = str(ctx.get("cluster", "")), str(ctx.get("user", ""))
+    cluster = named(config, "clusters", cluster_name)
+    if cluster is None:
         raise InputError(f'context "{context}" refers to cluster "{ctx.get("cluster")}", not found')
+    user = named(config, "users", user_name) or {}
+    cluster, user = _patched_cluster(dict(cluster), settings), _patched_user(dict(user), settings)
+    config = dict(config)
+    config["contexts"] = _replaced(config, "contexts", context, ctx)
+    config["clusters"] = _replaced(config, "clusters", cluster_name, cluster)
+    if user_name:
+        config["users"] = _replaced(config, "users", user_name, user)
     namespace = settings.namespace or str(ctx.get("namespace") or "") or "default"
-    return ResolvedConfig(config, context, namespace, False, files)
+    impersonation = Impersonation(
+        settings.impersonate or str(user.get("as") or ""),
+        settings.impersonate_groups or tuple(str(g) for g in user.get("as-groups") or ()),
+        settings.impersonate_uid or str(user.get("as-uid") or ""),
+    )
+    return ResolvedConfig(config, context, namespace, False, files, impersonation)
+
+
+def _patched_cluster(cluster: dict[str, Any], settings: ConnectionSettings) -> dict[str, Any]:
+    if settings.server:
+        cluster["server"] = settings.server
+    if settings.certificate_authority:
+        cluster.pop("certificate-authority-data", None)
+        cluster["certificate-authority"] = os.path.abspath(settings.certificate_authority)
+    if settings.insecure_skip_tls_verify:
+        cluster["insecure-skip-tls-verify"] = True
+        if not settings.certificate_authority:  # as clientcmd: the flag alone drops the CA
+            cluster.pop("certificate-authority", None)
+            cluster.pop("certificate-authority-data", None)
+    if settings.tls_server_name:
+        cluster["tls-server-name"] = settings.tls_server_name
+    return cluster
+
+
+def _patched_user(user: dict[str, Any], settings: ConnectionSettings) -> dict[str, Any]:
+    if settings.token:
+        # --token is the credential: the kubeconfig's token, exec plugin, basic auth and
+        # certificate no longer apply (a certificate may still come from the flags).
+        from kubectl_dgd.adapters.credentials import CREDENTIAL_KEYS
+
+        user = {k: v for k, v in user.items() if k not in CREDENTIAL_KEYS}
+        user["token"] = settings.token
+    for key, value in (
+        ("client-certificate", settings.client_certificate),
+        ("client-key", settings.client_key),
+    ):
+        if value:
+            user.pop(f"{key}-data", None)
+            user[key] = os.path.abspath(value)
+    return user
+
+
+def _replaced(
+    config: dict[str, Any], section: str, name: str, body: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The section's entries with ``name``'s body replaced."""
+    inner = section[:-1]
+    return [
+        {**item, inner: body} if isinstance(item, dict) and item.get("name") == name else item
+        for item in config.get(section) or []
+    ]
 
 
 def _pod_namespace() -> str:

@@ -21,6 +21,38 @@ from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS, Profile
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class OutputFormat(click.Choice):  # type: ignore[type-arg]
+    """``-o``: one of the choices, or a template format with its argument
+    (``jsonpath=TEMPLATE``), checked as soon as the flags are read, before any request."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from kubectl_dgd.output.printer import split_format
+
+        name, argument = split_format(str(value))
+        if argument is None:
+            return super().convert(value, param, ctx)
+        super().convert(name, param, ctx)
+        from kubectl_dgd.output.check import check_template
+
+        check_template(name, argument)
+        return value
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        """``-o <TAB>`` lists the formats ready to use; a template format (which needs its
+        ``=ARGUMENT``) is offered as ``jsonpath=`` once its first letters are typed."""
+        from click.shell_completion import CompletionItem
+
+        from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+
+        plain = [c for c in self.choices if c not in TEMPLATE_FORMATS and c.startswith(incomplete)]
+        templates = [
+            f"{c}="
+            for c in self.choices
+            if c in TEMPLATE_FORMATS and incomplete and c.startswith(incomplete)
+        ]
+        return [CompletionItem(c) for c in plain + templates]
+
+
 def output_option(
     choices: Sequence[str], default: str, show_default: bool = True
 ) -> Callable[[F], F]:
@@ -28,7 +60,7 @@ def output_option(
     return click.option(
         "-o",
         "--output",
-        type=click.Choice(list(choices)),
+        type=OutputFormat(list(choices)),
         default=default,
         show_default=show_default,
     )
@@ -134,10 +166,64 @@ now_option = click.option(
 )
 
 _KEYS = ("kubeconfig", "context", "namespace", "request_timeout", "verbose")
+# kubectl's connection overrides: click's parameter name -> ConnectionSettings field.
+_OVERRIDES = {
+    "cluster": "cluster",
+    "user": "user",
+    "server": "server",
+    "certificate_authority": "certificate_authority",
+    "insecure_skip_tls_verify": "insecure_skip_tls_verify",
+    "tls_server_name": "tls_server_name",
+    "token": "token",
+    "client_certificate": "client_certificate",
+    "client_key": "client_key",
+    "as_user": "impersonate",
+    "as_group": "impersonate_groups",
+    "as_uid": "impersonate_uid",
+}
+
+
+def _connection_flags() -> list[Callable[[Any], Any]]:
+    """kubectl's global connection flags, with its names and meanings (kubectl options)."""
+    return [
+        click.option("--cluster", metavar="NAME", help="The kubeconfig cluster to use."),
+        click.option("--user", metavar="NAME", help="The kubeconfig user to use."),
+        click.option(
+            "-s", "--server", metavar="URL", help="The address and port of the API server."
+        ),
+        click.option(
+            "--certificate-authority", metavar="PATH", help="A cert file for the CA to trust."
+        ),
+        click.option(
+            "--insecure-skip-tls-verify",
+            is_flag=True,
+            help="Do not check the server's certificate (insecure).",
+        ),
+        click.option(
+            "--tls-server-name",
+            metavar="NAME",
+            help="Server name to check the server's certificate against (default: the host).",
+        ),
+        click.option(
+            "--token", metavar="TOKEN", help="Bearer token for the API server (never printed)."
+        ),
+        click.option("--client-certificate", metavar="PATH", help="A client certificate file."),
+        click.option("--client-key", metavar="PATH", help="A client key file."),
+        click.option("--as", "as_user", metavar="USER", help="Impersonate this user."),
+        click.option(
+            "--as-group",
+            "as_group",
+            metavar="GROUP",
+            multiple=True,
+            help="Impersonate this group (repeatable).",
+        ),
+        click.option("--as-uid", "as_uid", metavar="UID", help="Impersonate this UID."),
+    ]
 
 
 def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
-    """Add --kubeconfig, --context, -n, --request-timeout, -v (and -A if asked)."""
+    """Add --kubeconfig, --context, -n, --request-timeout, -v, kubectl's connection overrides
+    (--server, --token, --as, ...; see :func:`_connection_flags`), and -A if asked."""
 
     def decorate(func: F) -> F:
         @functools.wraps(func)
@@ -147,12 +233,24 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
             from kubectl_dgd.cli.deps import current_deps
 
             values = {key: kwargs.pop(key, None) for key in _KEYS}
+            overrides = {field: kwargs.pop(key, None) for key, field in _OVERRIDES.items()}
+            overrides["impersonate_groups"] = tuple(overrides["impersonate_groups"] or ())
+            overrides["insecure_skip_tls_verify"] = bool(overrides["insecure_skip_tls_verify"])
+            wants_more = overrides["impersonate_groups"] or overrides["impersonate_uid"]
+            if wants_more and not overrides["impersonate"]:
+                # kubectl's rule (client-go's impersonation): a group or UID needs --as
+                from kubectl_dgd.errors import UsageError
+
+                raise UsageError(
+                    "requesting uid, groups or user-extra without impersonating a user (--as)"
+                )
             conn = ConnectionSettings(
                 kubeconfig=values["kubeconfig"],
                 context=values["context"],
                 namespace=values["namespace"],
                 request_timeout=parse_timeout(values["request_timeout"]),
                 verbose=bool(values["verbose"]),
+                **overrides,
             )
             current_deps().connection = conn
             kwargs["conn"] = conn
@@ -181,6 +279,7 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
                 "-v", "--verbose", is_flag=True, help="Show each API request on standard error."
             ),
         ]
+        options += _connection_flags()
         if all_namespaces:
             options.append(
                 click.option(

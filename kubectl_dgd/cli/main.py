@@ -157,6 +157,12 @@ def kubectl_args(argv: list[str]) -> list[str]:
 
 def usage_line(err: click.UsageError) -> str:
     """Click's usage error as kubectl prints one: a single line, then where help is."""
+    if isinstance(err, click.NoSuchOption) and err.possibilities and len(err.possibilities) > 1:
+        # One suggestion, the closest (cluster commands have many flags: --user, --as...).
+        import difflib
+
+        best = difflib.get_close_matches(err.option_name, err.possibilities, n=1, cutoff=0)
+        err = click.NoSuchOption(err.option_name, possibilities=best, ctx=err.ctx)
     message = " ".join(err.format_message().split())
     where = err.ctx.command_path if err.ctx is not None else "kubectl dgd"
     return f"error: {message} See '{where} --help'."

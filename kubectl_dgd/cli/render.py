@@ -12,11 +12,12 @@ from kubectl_dgd.cli.flags import (
     output_option,
     profile_options,
 )
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 
 
 @click.command()
 @input_options
-@output_option(["yaml", "json"], "yaml")
+@output_option(["yaml", "json", *TEMPLATE_FORMATS], "yaml")
 @click.option(
     "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
 )

@@ -15,11 +15,13 @@ from kubectl_dgd.cli.flags import (
     output_option,
 )
 from kubectl_dgd.errors import UsageError
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
-_OUTPUTS = ["text", "wide", "json", "yaml", "name"]
+# The template formats take their argument after "=" (-o jsonpath={.status.state}).
+_OUTPUTS = ["text", "wide", "json", "yaml", "name", *TEMPLATE_FORMATS]
 
 
 @click.command()
@@ -135,6 +137,11 @@ def _refuse_ignored_flags(
                 "--context": conn.context,
                 "-n/--namespace": conn.namespace,
                 "--request-timeout": conn.request_timeout,
+                "--server": conn.server,
+                "--token": conn.token,
+                "--user": conn.user,
+                "--cluster": conn.cluster,
+                "--as": conn.impersonate,
             }
             used += [flag for flag, value in connection.items() if value]
         live_only = used

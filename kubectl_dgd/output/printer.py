@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from kubectl_dgd.errors import UsageError
@@ -30,6 +30,9 @@ class Options:
     # kubectl get's -L/--label-columns and --show-labels (tables of objects only)
     label_columns: tuple[str, ...] = ()
     show_labels: bool = False
+    # The text after ``=`` in ``-o jsonpath=TEMPLATE``, ``-o custom-columns=SPEC`` and their
+    # ``-file`` forms (a path then).
+    argument: str | None = None
 
 
 PLAIN_OPTIONS = Options()
@@ -48,7 +51,30 @@ FORMATS: dict[str, str] = {
     "tap": "kubectl_dgd.output.tap:render",
     "sarif": "kubectl_dgd.output.sarif:render",
     "github": "kubectl_dgd.output.github:render",
+    "jsonpath": "kubectl_dgd.output.jsonpath:render",
+    "jsonpath-file": "kubectl_dgd.output.jsonpath:render_file",
+    "jsonpath-as-json": "kubectl_dgd.output.jsonpath:render_as_json",
+    "custom-columns": "kubectl_dgd.output.custom_columns:render",
+    "custom-columns-file": "kubectl_dgd.output.custom_columns:render_file",
 }
+
+# The formats that take an argument, as kubectl spells them: ``-o jsonpath=TEMPLATE``.
+TEMPLATE_FORMATS = (
+    "jsonpath",
+    "jsonpath-file",
+    "jsonpath-as-json",
+    "custom-columns",
+    "custom-columns-file",
+)
+
+
+def split_format(fmt: str) -> tuple[str, str | None]:
+    """``jsonpath={.x}`` -> (``jsonpath``, ``{.x}``); a plain format has no argument."""
+    name, sep, argument = fmt.partition("=")
+    if sep and name in TEMPLATE_FORMATS:
+        return name, argument
+    return fmt, None
+
 
 # The formats drawn as a table, where an empty listing says so on stderr (as kubectl get).
 TABLE_FORMATS = frozenset({"text", "wide"})
@@ -64,8 +90,12 @@ def formatter(fmt: str) -> Formatter:
 
 
 def format_view(view: View, fmt: str, options: Options = PLAIN_OPTIONS) -> str:
-    """The view in format ``fmt``, as text ending in a newline (or empty)."""
-    return formatter(fmt)(view, options)
+    """The view in format ``fmt``, as text ending in a newline (or empty); a template
+    format's output is exactly what its template says (kubectl adds no newline either)."""
+    name, argument = split_format(fmt)
+    if argument is not None:
+        options = replace(options, argument=argument)
+    return formatter(name)(view, options)
 
 
 def print_view(view: View, fmt: str, stream: Any, options: Options = PLAIN_OPTIONS) -> None:

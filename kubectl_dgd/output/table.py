@@ -26,6 +26,7 @@ def render_table(
     *,
     gap: str = GAP,
     indent: str = "",
+    min_width: int = 0,
 ) -> str:
     """The table as text, one line per row, trailing spaces stripped; a cell's control characters
     and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
@@ -35,7 +36,10 @@ def render_table(
     table = ([[c.header for c in columns]] if headers else []) + [
         [escape_cell(cell) for cell in row] for row in rows
     ]
-    widths = [max((len(row[i]) for row in table), default=0) for i in range(len(columns))]
+    # min_width counts the gap, as kubectl's tab writer counts its padding (custom-columns: 6).
+    floor = max(min_width - len(gap), 0)
+    widths = [max((len(row[i]) for row in table), default=floor) for i in range(len(columns))]
+    widths = [max(w, floor) for w in widths]
     lines = []
     for number, row in enumerate(table):
         padded = [

@@ -25,6 +25,11 @@ class RequestRecord:
     content_type: str = ""
     accept: str = ""
     user_agent: str = ""
+    # Every header as sent, repeated ones kept in order (Impersonate-Group comes once per group).
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def header_values(self, name: str) -> list[str]:
+        return [v for k, v in self.headers if k.lower() == name.lower()]
 
     @property
     def is_discovery(self) -> bool:

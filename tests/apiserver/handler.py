@@ -267,6 +267,7 @@ class Handler(BaseHTTPRequestHandler):
             content_type=self.headers.get("Content-Type", ""),
             accept=self.headers.get("Accept", ""),
             user_agent=self.headers.get("User-Agent", ""),
+            headers=tuple(self.headers.items()),
         )
         self.api._log(record)
         try:
