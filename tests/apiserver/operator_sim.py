@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from tests.apiserver.children import Children
 from tests.apiserver.resources import DGD, EVENTS
 from tests.apiserver.store import Obj, Store
 
@@ -66,8 +67,11 @@ class _Graph:
 
 
 class OperatorSim:
-    def __init__(self, store: Store, *, restart_ticks: int = 1) -> None:
+    def __init__(self, store: Store, *, restart_ticks: int = 1, children: bool = False) -> None:
         self.store = store
+        # ``children``: also create the DCDs, Deployments, ReplicaSets, Grove objects and pods
+        # (tests/apiserver/children.py), with their scheduler; off by default
+        self.children = Children(store) if children else None
         self.restart_ticks = restart_ticks
         self.paused: set[tuple[str, str]] = set()
         self.errors: list[BaseException] = []
@@ -144,6 +148,8 @@ class OperatorSim:
             current = self._advance_rollout(obj, graph, status, current, target, now)
             self._advance_restart(obj, graph, status, now)
             status["components"] = self._components(obj, graph, current)
+            if self.children is not None:
+                self.children.reconcile(obj, current, grove)
             self._set_readiness(status, graph, now)
             status["observedGeneration"] = meta.get("generation", 1)
             if status != obj.get("status"):

@@ -49,6 +49,7 @@ from tests.apiserver import tls
 from tests.apiserver.crd import dgd_crd
 from tests.apiserver.faults import Faults, RequestRecord
 from tests.apiserver.handler import Handler, HttpServer
+from tests.apiserver.podlogs import PodLogs
 from tests.apiserver.resources import CRDS, ResourceType
 from tests.apiserver.store import Obj, Store
 
@@ -75,6 +76,7 @@ class ApiServer:
         self._log_lock = threading.Lock()
         self.kubeconfig: Path | None = None  # set by write_kubeconfig
         self.namespace = "default"  # the kubeconfig context's namespace
+        self.logs = PodLogs(self.store)  # the pods/log subresource's contents
         self._httpd: HttpServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -101,6 +103,7 @@ class ApiServer:
 
     def stop(self) -> None:
         self.store.close()
+        self.logs.wake()
         if self._httpd is not None:
             self._httpd.stop()
         if self._thread is not None:
@@ -201,6 +204,10 @@ class ApiServer:
             self.store.seed_shared(dgd_crd())  # every test installs it: not copied each time
         else:
             self.store.seed(crd)
+
+    def install_addon(self, group: str) -> None:
+        """Serve an optional CRD group (Grove ``grove.io``, LWS ``leaderworkerset.x-k8s.io``)."""
+        self.store.hidden_groups.discard(group)
 
     def _log(self, record: RequestRecord) -> None:
         with self._log_lock:
