@@ -390,6 +390,10 @@ class Cluster:
         target = Target("list", namespace=namespace or "")
         path = self._collection(namespace)
         base = {"labelSelector": selector} if selector else {}
+        return self._list_pages(path, target, base)
+
+    def _list_pages(self, path: str, target: Target, base: dict[str, str]) -> dict[str, Any]:
+        """One LIST in pages of PAGE_SIZE, as one List object with every page's items."""
         items: list[Any] = []
         token, seen = "", set()
         while True:
@@ -413,6 +417,20 @@ class Cluster:
                     "the API server repeated a continue token while listing", None, "BadBody"
                 )
             seen.add(token)
+
+    def list_objects(
+        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Every object of one kind in a namespace (see the port); items that are not objects
+        are dropped."""
+        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
+        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
+        ns = segment(check_namespace(namespace))
+        path = f"{prefix}/namespaces/{ns}/{segment(plural)}"
+        target = Target("list", f"{plural}.{group}" if group else plural, namespace=namespace)
+        base = {"labelSelector": selector} if selector else {}
+        found = self._list_pages(path, target, base).get("items") or []
+        return [item for item in found if isinstance(item, dict)]
 
     def watch_graphs(
         self,

@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "list": "kubectl_dgd.cli.status:list_graphs",
     "rollout": "kubectl_dgd.cli.rollout:rollout",
     "diff": "kubectl_dgd.cli.diff:diff",
+    "tree": "kubectl_dgd.cli.tree:tree",
 }
 
 

@@ -24,6 +24,7 @@ DRAWERS: dict[str, str] = {
     "RolloutState": "kubectl_dgd.output.rollout:draw_state",
     "RestartSummary": "kubectl_dgd.output.restart:draw_summary",
     "RestartProgress": "kubectl_dgd.output.restart:draw_progress",
+    "TreeView": "kubectl_dgd.output.tree:draw_tree",
 }
 
 

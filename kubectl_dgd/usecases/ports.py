@@ -42,3 +42,11 @@ class GraphCluster(Protocol):
     def operator_images(self) -> list[str]:
         """Images of the Dynamo operator's manager containers ([] when none can be read)."""
         ...
+
+    def list_objects(
+        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Every object of one kind in ``namespace`` (all pages of one LIST). ``api_version`` is
+        ``v1`` or ``group/version``. NotFoundError when the kind is not served (its CRD is not
+        installed); ApiError with status 403 when the LIST is forbidden."""
+        ...

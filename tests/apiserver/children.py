@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from tests.apiserver import errors
@@ -200,12 +201,7 @@ class Children:
                 continue
             keep = max(0, int(old["spec"]["replicas"]) - ready_new)
             if keep != old["spec"]["replicas"]:
-                self.store.patch(
-                    REPLICASETS,
-                    namespace,
-                    old["metadata"]["name"],
-                    lambda obj, keep=keep: {**obj, "spec": {**obj["spec"], "replicas": keep}},
-                )
+                self.store.patch(REPLICASETS, namespace, old["metadata"]["name"], _scale(keep))
             self._pods(
                 old, cname, old["metadata"].get("labels") or {}, old["spec"]["template"], keep
             )
@@ -424,6 +420,10 @@ class Children:
                 "count": 1,
             },
         )
+
+
+def _scale(replicas: int) -> Callable[[Obj], Obj]:
+    return lambda obj: {**obj, "spec": {**obj["spec"], "replicas": replicas}}
 
 
 def _ready(pod: Obj) -> int:

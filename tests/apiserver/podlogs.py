@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from datetime import datetime, timedelta
 
 from tests.apiserver import errors
@@ -50,7 +51,7 @@ class PodLogs:
         name = pod["metadata"]["name"]
         if not wanted:
             if len(names) == 1:
-                return names[0]
+                return str(names[0])
             raise errors.bad_request(
                 f"a container name must be specified for pod {name}, choose one of: "
                 f"[{' '.join(names)}]"
@@ -92,9 +93,7 @@ class PodLogs:
             seen = len(self._lines.get(key, []))
         while True:
             with self._cond:
-                self._cond.wait_for(
-                    lambda seen=seen: len(self._lines.get(key, [])) > seen or self._gone(key), 0.2
-                )
+                self._cond.wait_for(partial(self._moved, key, seen), 0.2)
                 new = self._lines.get(key, [])[seen:]
                 seen += len(new)
                 gone = self._gone(key)
@@ -102,6 +101,9 @@ class PodLogs:
                 yield line + "\n"
             if gone and not new:
                 return
+
+    def _moved(self, key: LogKey, seen: int) -> bool:
+        return len(self._lines.get(key, [])) > seen or self._gone(key)
 
     def _gone(self, key: LogKey) -> bool:
         if self.store.closed:
