@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from datetime import datetime, timedelta
+from functools import partial
 
 from tests.apiserver import errors
 from tests.apiserver.resources import PODS
