@@ -25,6 +25,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("rollout status NAME (settled)", ["rollout", "status", "my-graph"]),
     ("status NAME --events", ["status", "my-graph", "--events"]),
     ("restart NAME --parallel", ["restart", "my-graph", "--parallel"]),
+    ("tree NAME", ["tree", "my-graph"]),
 ]
 
 
@@ -46,6 +47,9 @@ def main(runs: int = 11) -> None:
         kubeconfig = Path(tempfile.mkdtemp()) / "kubeconfig"
         server.write_kubeconfig(kubeconfig, namespace="dynamo")
         server.seed(graphs.graph())
+        # the children the operator builds (pods included), so that tree lists real objects
+        sim: Any = importlib.import_module("tests.apiserver.operator_sim")
+        sim.OperatorSim(server.store, children=True).settle()
         env = {**os.environ, "KUBECONFIG": str(kubeconfig), "NO_COLOR": "1"}
 
         print("API requests per command (discovery included):")

@@ -196,6 +196,9 @@ def _workload(obj: Mapping[str, Any], now: datetime, children: list[TreeNode]) -
     desired = _int(spec.get("replicas", 1))
     if "readyReplicas" in status or "availableReplicas" in status:
         ready = _int(status.get("readyReplicas", status.get("availableReplicas")))
+    elif obj.get("kind") == "PodCliqueSet":  # a set of cliques: how many of them are healthy
+        ready = sum(child.status == HEALTHY for child in children)
+        desired = len(children) or desired
     else:  # the API leaves out a count of 0, or no controller reported yet: count below
         ready = sum(_ready_count(child) for child in children)
     if desired == 0:

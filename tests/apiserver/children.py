@@ -358,6 +358,19 @@ class Children:
                     return f'secret "{secret}" not found'
         return None
 
+    def ready_pods(self, dgd: Obj, component: str) -> int:
+        """Ready pods of one component (any generation), as the operator counts them."""
+        meta = dgd["metadata"]
+        pods, _ = self.store.list(
+            PODS,
+            meta["namespace"],
+            lambda pod: (
+                (pod["metadata"].get("labels") or {}).get(DGD_LABEL) == meta["name"]
+                and (pod["metadata"].get("labels") or {}).get(COMPONENT_LABEL) == component
+            ),
+        )
+        return sum(_ready(pod) for pod in pods)
+
     def free_gpus(self) -> dict[str, int]:
         nodes, _ = self.store.list(NODES, None)
         pods, _ = self.store.list(PODS, None)
