@@ -61,7 +61,7 @@ def test_requests_are_one_get_and_one_list_per_kind_whatever_the_pods(
     apiserver.clear_log()
     assert dgd(apiserver, "tree", "my-graph").returncode == 0
     paths = [r.path.rsplit("/", 1)[1] for r in apiserver.request_log]
-    assert [r.verb for r in apiserver.request_log][0] == "get"
+    assert apiserver.request_log[0].verb == "get"
     assert paths[1:] == [
         "dynamocomponentdeployments",
         "deployments",
@@ -130,7 +130,7 @@ def test_unhealthy_pod_reasons(apiserver: ApiServer, fault: str, reason: str) ->
     data = _json_tree(apiserver)
     decode = [p for p in _pods(data) if str(p["name"]).startswith("my-graph-decode")]
     assert [p["reason"] for p in decode] == [reason, reason]
-    assert {p["status"] for p in decode} == {reason.split(" ")[0].rstrip(":")}
+    assert {p["status"] for p in decode} == {reason.split(" ", maxsplit=1)[0].rstrip(":")}
     component_node = data["children"][1]  # type: ignore[index]
     assert component_node["children"][0]["status"] == "Degraded"
 
