@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "rollout": "kubectl_dgd.cli.rollout:rollout",
     "diff": "kubectl_dgd.cli.diff:diff",
     "tree": "kubectl_dgd.cli.tree:tree",
+    "events": "kubectl_dgd.cli.events:events",
 }
 
 
