@@ -26,6 +26,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("status NAME --events", ["status", "my-graph", "--events"]),
     ("restart NAME --parallel", ["restart", "my-graph", "--parallel"]),
     ("tree NAME", ["tree", "my-graph"]),
+    ("events NAME", ["events", "my-graph"]),
 ]
 
 
