@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "diff": "kubectl_dgd.cli.diff:diff",
     "tree": "kubectl_dgd.cli.tree:tree",
     "events": "kubectl_dgd.cli.events:events",
+    "logs": "kubectl_dgd.cli.logs:logs",
 }
 
 

@@ -50,3 +50,18 @@ class GraphCluster(Protocol):
         ``v1`` or ``group/version``. NotFoundError when the kind is not served (its CRD is not
         installed); ApiError with status 403 when the LIST is forbidden."""
         ...
+
+    def pod_log(
+        self,
+        namespace: str,
+        pod: str,
+        container: str | None = None,
+        *,
+        follow: bool = False,
+        previous: bool = False,
+        tail: int | None = None,
+        since_seconds: int | None = None,
+    ) -> Iterator[str]:
+        """The lines (without their newline) of one container's log (``pods/log``); with
+        ``follow``, as they come, until the container or the pod ends."""
+        ...
