@@ -531,8 +531,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-        self.close_connection = True
+        self.end_headers()  # the terminated chunked body keeps the connection reusable
         for line in lines:
             data = line.encode()
             self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
