@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from kubectl_dgd.core.timefmt import human_age
 from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.style import Color
+from kubectl_dgd.output.table import Column, render_table
 
 if TYPE_CHECKING:
     from kubectl_dgd.core.tree import TreeNode, TreeView
@@ -37,6 +38,7 @@ SHORT_KINDS = {
     "Component": "component",
 }
 HEADERS = ["NAME", "STATUS", "READY", "RESTARTS", "AGE", "NODE", "GPUS"]
+COLUMNS = [Column(header) for header in HEADERS]
 MIN_NAME = 24
 
 
@@ -83,27 +85,24 @@ def draw_tree(view: TreeView, options: Options, wide: bool = False) -> str:
             ]
         )
     table = [HEADERS, *rows] if options.headers else rows
-    widths = [max(len(row[i]) for row in table) for i in range(len(HEADERS))]
-    rest = sum(widths[1:]) + 2 * (len(HEADERS) - 1)
-    name_width = max(view.width - rest, MIN_NAME)
-    widths[0] = min(widths[0], name_width)
-    lines = []
-    for index, row in enumerate(table):
-        entry = entries[index - 1] if options.headers and index else None
-        if not options.headers:
-            entry = entries[index]
-        name = row[0]
-        if len(name) > widths[0]:  # the whole name on its own line, the columns below it
-            lines.append(_shorten(name, view.width))
-            name = entry[2] if entry is not None else ""
-        cells = [_shorten(name, widths[0]).ljust(widths[0])]
-        for cell, width, value in zip(row[1:], widths[1:], range(1, len(row)), strict=True):
-            text = cell.ljust(width)
-            if value == 1 and entry is not None:
-                text = style(cell, _color(entry[1].status)) + " " * (width - len(cell))
-            cells.append(text)
-        lines.append("  ".join(cells).rstrip())
-        if entry is not None and entry[1].reason:
-            lines.append(_shorten(f"{entry[2]}   {entry[1].reason}", view.width))
+    rest = sum(max(len(row[i]) for row in table) for i in range(1, len(HEADERS)))
+    name_width = max(view.width - rest - 2 * (len(HEADERS) - 1), MIN_NAME)
+    before: list[str] = []  # per row: the whole name on a line of its own, when too long
+    for row, (_, _, below) in zip(rows, entries, strict=True):
+        long = len(row[0]) > name_width
+        before.append(_shorten(row[0], view.width) if long else "")
+        if long:
+            row[0] = below
+    drawn = render_table(COLUMNS, rows, headers=options.headers, gap="  ").splitlines()
+    lines = [drawn.pop(0)] if options.headers else []
+    for plain, name, (_, node, below) in zip(drawn, before, entries, strict=True):
+        if name:
+            lines.append(name)
+        shown = f"{SYMBOLS.get(node.status, '✖')} {node.status}"
+        start = plain.find(shown, len(below))
+        coloured = style(shown, _color(node.status))
+        lines.append(plain if start < 0 else plain[:start] + coloured + plain[start + len(shown) :])
+        if node.reason:
+            lines.append(_shorten(f"{below}   {node.reason}", view.width))
     lines += [f"warning: {warning}" for warning in view.warnings]
     return "\n".join(lines) + "\n"

@@ -21,6 +21,11 @@ Emulated, as kube-apiserver behaves where kubectl-dgd and kubectl depend on it:
 - meta.k8s.io/v1 Table answers for ``kubectl get`` and ``-w`` (Ready, Backend, Age columns);
 - errors as metav1.Status bodies with the real messages, reasons and details; bearer-token auth
   (401); ``?dryRun=All``; validators standing in for CEL rules and webhooks (422, webhook denial);
+- below the graph: core/v1 pods (status subresource, field selectors spec.nodeName and
+  status.phase) and nodes, apps/v1 Deployments and ReplicaSets, events.k8s.io/v1 Events served
+  from the core Events' storage (eventsv1.py), Grove (grove.io) and LeaderWorkerSet kinds that
+  404 until ``install_addon``, and ``pods/log`` (podlogs.py: container, previous, tailLines,
+  sinceSeconds, follow); the simulated operator's children and scheduler are children.py;
 - faults (faults.py): 403 for a verb and resource, the next N requests 500/503, delays, a
   callback between two requests; a request log for counting requests.
 
