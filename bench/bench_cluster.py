@@ -25,6 +25,8 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("rollout status NAME (settled)", ["rollout", "status", "my-graph"]),
     ("status NAME --events", ["status", "my-graph", "--events"]),
     ("restart NAME --parallel", ["restart", "my-graph", "--parallel"]),
+    ("tree NAME", ["tree", "my-graph"]),
+    ("events NAME", ["events", "my-graph"]),
 ]
 
 # The transport and the configuration object alone, without ``kubernetes/__init__`` and
@@ -54,6 +56,9 @@ def run() -> list[Row]:
         kubeconfig = Path(tempfile.mkdtemp()) / "kubeconfig"
         server.write_kubeconfig(kubeconfig, namespace="dynamo")
         server.seed(graphs.graph())
+        # the children the operator builds (pods included), so that tree lists real objects
+        sim: Any = importlib.import_module("tests.apiserver.operator_sim")
+        sim.OperatorSim(server.store, children=True).settle()
         env = child_env({"KUBECONFIG": str(kubeconfig), "NO_COLOR": "1"})
 
         rows.append(("API requests per command (discovery included):", ""))

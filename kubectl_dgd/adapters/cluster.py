@@ -410,6 +410,10 @@ class Cluster:
         target = Target("list", namespace=namespace or "")
         path = self._collection(namespace)
         base = {"labelSelector": selector} if selector else {}
+        return self._list_pages(path, target, base)
+
+    def _list_pages(self, path: str, target: Target, base: dict[str, str]) -> dict[str, Any]:
+        """One LIST in pages of PAGE_SIZE, as one List object with every page's items."""
         items: list[Any] = []
         token, seen = "", set()
         while True:
@@ -433,6 +437,20 @@ class Cluster:
                     "the API server repeated a continue token while listing", None, "BadBody"
                 )
             seen.add(token)
+
+    def list_objects(
+        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Every object of one kind in a namespace (see the port); items that are not objects
+        are dropped."""
+        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
+        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
+        ns = segment(check_namespace(namespace))
+        path = f"{prefix}/namespaces/{ns}/{segment(plural)}"
+        target = Target("list", f"{plural}.{group}" if group else plural, namespace=namespace)
+        base = {"labelSelector": selector} if selector else {}
+        found = self._list_pages(path, target, base).get("items") or []
+        return [item for item in found if isinstance(item, dict)]
 
     def watch_graphs(
         self,
@@ -539,6 +557,44 @@ class Cluster:
                     images.append(image)
         return images
 
+    def pod_log(
+        self,
+        namespace: str,
+        pod: str,
+        container: str | None = None,
+        *,
+        follow: bool = False,
+        previous: bool = False,
+        tail: int | None = None,
+        since_seconds: int | None = None,
+    ) -> Iterator[str]:
+        """One container's log through ``pods/log``, line by line as it arrives."""
+        query: dict[str, str] = {}
+        if container:
+            query["container"] = container
+        if follow:
+            query["follow"] = "true"
+        if previous:
+            query["previous"] = "true"
+        if tail is not None:
+            query["tailLines"] = str(tail)
+        if since_seconds is not None:
+            query["sinceSeconds"] = str(since_seconds)
+        ns = segment(check_namespace(namespace))
+        path = f"/api/v1/namespaces/{ns}/pods/{segment(check_name(pod))}/log"
+        target = Target("get", "pods/log", pod, namespace)
+        deadline = None if follow or self.timeout is None else time.monotonic() + self.timeout
+        raw = self._open("GET", path, target, query=query, deadline=deadline)
+        try:
+            for line in _lines(raw, MAX_LOG_LINE):
+                yield line.decode("utf-8", "replace").rstrip("\r")
+        except Exception as err:
+            if _is_transport(err):
+                raise transport_error(err, self.resolved.server, None) from err
+            raise
+        finally:
+            raw.release_conn()
+
     def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]:
         """The Events about one graph, oldest first."""
         query = {
@@ -556,6 +612,9 @@ class Cluster:
             and (e.get("involvedObject") or {}).get("kind") == KIND
         ]
         return sorted(items, key=_event_time)
+
+
+MAX_LOG_LINE = 16 * 1024 * 1024
 
 
 def _event_time(event: dict[str, Any]) -> str:

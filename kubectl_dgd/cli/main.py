@@ -36,6 +36,9 @@ COMMANDS: dict[str, str] = {
     "list": "kubectl_dgd.cli.status:list_graphs",
     "rollout": "kubectl_dgd.cli.rollout:rollout",
     "diff": "kubectl_dgd.cli.diff:diff",
+    "tree": "kubectl_dgd.cli.tree:tree",
+    "events": "kubectl_dgd.cli.events:events",
+    "logs": "kubectl_dgd.cli.logs:logs",
 }
 
 

@@ -25,6 +25,8 @@ DRAWERS: dict[str, str] = {
     "RolloutState": "kubectl_dgd.output.rollout:draw_state",
     "RestartSummary": "kubectl_dgd.output.restart:draw_summary",
     "RestartProgress": "kubectl_dgd.output.restart:draw_progress",
+    "TreeView": "kubectl_dgd.output.tree:draw_tree",
+    "GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",
 }
 
 

@@ -47,3 +47,26 @@ class GraphCluster(Protocol):
     def operator_images(self) -> list[str]:
         """Images of the Dynamo operator's manager containers ([] when none can be read)."""
         ...
+
+    def list_objects(
+        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Every object of one kind in ``namespace`` (all pages of one LIST). ``api_version`` is
+        ``v1`` or ``group/version``. NotFoundError when the kind is not served (its CRD is not
+        installed); ApiError with status 403 when the LIST is forbidden."""
+        ...
+
+    def pod_log(
+        self,
+        namespace: str,
+        pod: str,
+        container: str | None = None,
+        *,
+        follow: bool = False,
+        previous: bool = False,
+        tail: int | None = None,
+        since_seconds: int | None = None,
+    ) -> Iterator[str]:
+        """The lines (without their newline) of one container's log (``pods/log``); with
+        ``follow``, as they come, until the container or the pod ends."""
+        ...

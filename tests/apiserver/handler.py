@@ -20,9 +20,10 @@ import yaml  # type: ignore[import-untyped]
 
 from tests.apiserver import discovery, errors, openapi, watch
 from tests.apiserver.errors import ApiError
+from tests.apiserver.eventsv1 import to_v1
 from tests.apiserver.faults import RequestRecord
 from tests.apiserver.patch import BadPatch, PatchError, json_patch, merge_patch
-from tests.apiserver.resources import CRDS, ResourceType
+from tests.apiserver.resources import CRDS, EVENTS, EVENTS_V1, PODS, ResourceType
 from tests.apiserver.selectors import field_matcher, label_matcher
 from tests.apiserver.store import Obj
 from tests.apiserver.table import to_table
@@ -227,7 +228,8 @@ class Handler(BaseHTTPRequestHandler):
             return route
         route.name = rest[1] if len(rest) > 1 else ""
         route.subresource = rest[2] if len(rest) > 2 else ""
-        if len(rest) > 3 or (route.subresource and route.subresource != "status"):
+        allowed = ("status", "log") if route.rt.key == PODS.key else ("status",)
+        if len(rest) > 3 or (route.subresource and route.subresource not in allowed):
             route.unknown = True
         if route.subresource == "status" and not route.rt.status_subresource:
             route.unknown = True
@@ -337,6 +339,16 @@ class Handler(BaseHTTPRequestHandler):
         store = self.api.store
         namespace = route.namespace or ""
         dry_run = "All" in query.get("dryRun", [])
+        if route.subresource == "log":
+            if verb != "get":
+                raise errors.method_not_allowed(method)
+            self._send_log(namespace, route.name, query)
+            return
+        if rt.key == EVENTS_V1.key:
+            if verb not in ("get", "list"):
+                raise errors.method_not_allowed(method)
+            self._events_v1(verb, route, query)
+            return
         if verb == "get":
             obj = store.get(rt, namespace, route.name)
             if self._wants_table():
@@ -486,6 +498,44 @@ class Handler(BaseHTTPRequestHandler):
                 event = {"type": change["type"], "object": table}
             line = json.dumps(event).encode() + b"\n"
             self.wfile.write(f"{len(line):x}\r\n".encode() + line + b"\r\n")
+            self.wfile.flush()
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def _events_v1(self, verb: str, route: _Route, query: dict[str, list[str]]) -> None:
+        """events.k8s.io/v1 from the core Events' storage (read-only here)."""
+        store = self.api.store
+        if verb == "get":
+            self._send_json(200, to_v1(store.get(EVENTS, route.namespace or "", route.name)))
+            return
+        labels = label_matcher(query.get("labelSelector", [""])[0])
+        fields = field_matcher(query.get("fieldSelector", [""])[0], EVENTS_V1.field_labels)
+        items, rv = store.list(
+            EVENTS,
+            route.namespace,
+            lambda obj: labels(obj.get("metadata", {}).get("labels") or {}) and fields(obj),
+        )
+        page, meta = paginate([to_v1(item) for item in items], rv, query)
+        self._send_json(
+            200,
+            {
+                "apiVersion": "events.k8s.io/v1",
+                "kind": "EventList",
+                "metadata": meta,
+                "items": page,
+            },
+        )
+
+    def _send_log(self, namespace: str, pod: str, query: dict[str, list[str]]) -> None:
+        """pods/log: text/plain, chunked so that ``follow`` streams line by line."""
+        lines = self.api.logs.stream(namespace, pod, query)  # errors before any byte is sent
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()  # the terminated chunked body keeps the connection reusable
+        for line in lines:
+            data = line.encode()
+            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
             self.wfile.flush()
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from tests.apiserver.children import Children
 from tests.apiserver.resources import DGD, EVENTS
 from tests.apiserver.store import Obj, Store
 
@@ -66,8 +67,11 @@ class _Graph:
 
 
 class OperatorSim:
-    def __init__(self, store: Store, *, restart_ticks: int = 1) -> None:
+    def __init__(self, store: Store, *, restart_ticks: int = 1, children: bool = False) -> None:
         self.store = store
+        # ``children``: also create the DCDs, Deployments, ReplicaSets, Grove objects and pods
+        # (tests/apiserver/children.py), with their scheduler; off by default
+        self.children = Children(store) if children else None
         self.restart_ticks = restart_ticks
         self.paused: set[tuple[str, str]] = set()
         self.errors: list[BaseException] = []
@@ -144,7 +148,11 @@ class OperatorSim:
             current = self._advance_rollout(obj, graph, status, current, target, now)
             self._advance_restart(obj, graph, status, now)
             status["components"] = self._components(obj, graph, current)
-            self._set_readiness(status, graph, now)
+            short = False
+            if self.children is not None:
+                self.children.reconcile(obj, current, grove)
+                short = self._count_ready_pods(obj, status)
+            self._set_readiness(status, graph, now, short)
             status["observedGeneration"] = meta.get("generation", 1)
             if status != obj.get("status"):
                 self.store.write_status(DGD, namespace, name, status)
@@ -283,10 +291,24 @@ class OperatorSim:
             result[cname] = entry
         return result
 
+    def _count_ready_pods(self, obj: Obj, status: Obj) -> bool:
+        """Ready counts from the pods themselves; True when a component is short of them."""
+        assert self.children is not None
+        short = False
+        for component in obj["spec"].get("components") or []:
+            ready = self.children.ready_pods(obj, component["name"])
+            entry = status["components"][component["name"]]
+            entry["readyReplicas"] = entry["availableReplicas"] = min(ready, entry["replicas"])
+            short |= ready < _replicas(component)
+        return short
+
     @staticmethod
-    def _set_readiness(status: Obj, graph: _Graph, now: datetime) -> None:
+    def _set_readiness(status: Obj, graph: _Graph, now: datetime, short: bool = False) -> None:
         rolling = (status.get("rollingUpdate") or {}).get("phase") in ACTIVE_ROLLOUT
-        if rolling:
+        if short and not rolling:
+            wanted = ("False", "some_resources_are_not_ready", "Resources not ready")
+            status["state"] = "pending"
+        elif rolling:
             wanted = ("False", "rolling_update_in_progress", "Rolling update in progress")
             status["state"] = "pending"
         else:

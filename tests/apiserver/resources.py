@@ -142,6 +142,90 @@ CRDS = ResourceType(
     status_subresource=True,
 )
 
+PODS = ResourceType(
+    group="",
+    version="v1",
+    plural="pods",
+    kind="Pod",
+    singular="pod",
+    short_names=("po",),
+    categories=("all",),
+    status_subresource=True,
+    field_labels=("metadata.name", "metadata.namespace", "spec.nodeName", "status.phase"),
+)
+
+NODES = ResourceType(
+    group="",
+    version="v1",
+    plural="nodes",
+    kind="Node",
+    singular="node",
+    namespaced=False,
+    short_names=("no",),
+    status_subresource=True,
+)
+
+# events.k8s.io/v1 is served from the core Events (one storage, two shapes; handler.py).
+EVENTS_V1 = ResourceType(
+    group="events.k8s.io",
+    version="v1",
+    plural="events",
+    kind="Event",
+    singular="event",
+    short_names=("ev",),
+    verbs=("get", "list", "watch"),
+    field_labels=("metadata.name", "metadata.namespace", "reason", "type"),
+)
+
+DEPLOYMENTS = ResourceType(
+    group="apps",
+    version="v1",
+    plural="deployments",
+    kind="Deployment",
+    singular="deployment",
+    short_names=("deploy",),
+    categories=("all",),
+    status_subresource=True,
+)
+
+REPLICASETS = ResourceType(
+    group="apps",
+    version="v1",
+    plural="replicasets",
+    kind="ReplicaSet",
+    singular="replicaset",
+    short_names=("rs",),
+    categories=("all",),
+    status_subresource=True,
+)
+
+GROVE_GROUP = "grove.io"
+LWS_GROUP = "leaderworkerset.x-k8s.io"
+
+
+def _crd(group: str, version: str, plural: str, kind: str, short: tuple[str, ...]) -> ResourceType:
+    return ResourceType(
+        group=group,
+        version=version,
+        plural=plural,
+        kind=kind,
+        singular=kind.lower(),
+        short_names=short,
+        status_subresource=True,
+        custom=True,
+    )
+
+
+PODCLIQUESETS = _crd(GROVE_GROUP, "v1alpha1", "podcliquesets", "PodCliqueSet", ("pcs",))
+PODCLIQUES = _crd(GROVE_GROUP, "v1alpha1", "podcliques", "PodClique", ("pclq",))
+PODCLIQUESCALINGGROUPS = _crd(
+    GROVE_GROUP, "v1alpha1", "podcliquescalinggroups", "PodCliqueScalingGroup", ("pcsg",)
+)
+LEADERWORKERSETS = _crd(LWS_GROUP, "v1", "leaderworkersets", "LeaderWorkerSet", ("lws",))
+
+# Grove and LeaderWorkerSet are optional add-ons: not installed until a test installs them.
+OPTIONAL_GROUPS = frozenset({GROVE_GROUP, LWS_GROUP})
+
 DEFAULT_TYPES: tuple[ResourceType, ...] = (
     NAMESPACES,
     EVENTS,
@@ -150,4 +234,13 @@ DEFAULT_TYPES: tuple[ResourceType, ...] = (
     CRDS,
     DGD,
     DCD,
+    PODS,
+    NODES,
+    EVENTS_V1,
+    DEPLOYMENTS,
+    REPLICASETS,
+    PODCLIQUESETS,
+    PODCLIQUES,
+    PODCLIQUESCALINGGROUPS,
+    LEADERWORKERSETS,
 )

@@ -21,6 +21,11 @@ Emulated, as kube-apiserver behaves where kubectl-dgd and kubectl depend on it:
 - meta.k8s.io/v1 Table answers for ``kubectl get`` and ``-w`` (Ready, Backend, Age columns);
 - errors as metav1.Status bodies with the real messages, reasons and details; bearer-token auth
   (401); ``?dryRun=All``; validators standing in for CEL rules and webhooks (422, webhook denial);
+- below the graph: core/v1 pods (status subresource, field selectors spec.nodeName and
+  status.phase) and nodes, apps/v1 Deployments and ReplicaSets, events.k8s.io/v1 Events served
+  from the core Events' storage (eventsv1.py), Grove (grove.io) and LeaderWorkerSet kinds that
+  404 until ``install_addon``, and ``pods/log`` (podlogs.py: container, previous, tailLines,
+  sinceSeconds, follow); the simulated operator's children and scheduler are children.py;
 - faults (faults.py): 403 for a verb and resource, the next N requests 500/503, delays, a
   callback between two requests; a request log for counting requests.
 
@@ -49,6 +54,7 @@ from tests.apiserver import tls
 from tests.apiserver.crd import dgd_crd
 from tests.apiserver.faults import Faults, RequestRecord
 from tests.apiserver.handler import Handler, HttpServer
+from tests.apiserver.podlogs import PodLogs
 from tests.apiserver.resources import CRDS, ResourceType
 from tests.apiserver.store import Obj, Store
 
@@ -75,6 +81,7 @@ class ApiServer:
         self._log_lock = threading.Lock()
         self.kubeconfig: Path | None = None  # set by write_kubeconfig
         self.namespace = "default"  # the kubeconfig context's namespace
+        self.logs = PodLogs(self.store)  # the pods/log subresource's contents
         self._httpd: HttpServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -101,6 +108,7 @@ class ApiServer:
 
     def stop(self) -> None:
         self.store.close()
+        self.logs.wake()
         if self._httpd is not None:
             self._httpd.stop()
         if self._thread is not None:
@@ -201,6 +209,10 @@ class ApiServer:
             self.store.seed_shared(dgd_crd())  # every test installs it: not copied each time
         else:
             self.store.seed(crd)
+
+    def install_addon(self, group: str) -> None:
+        """Serve an optional CRD group (Grove ``grove.io``, LWS ``leaderworkerset.x-k8s.io``)."""
+        self.store.hidden_groups.discard(group)
 
     def _log(self, record: RequestRecord) -> None:
         with self._log_lock:

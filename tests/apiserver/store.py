@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 from tests.apiserver import errors
-from tests.apiserver.resources import DEFAULT_TYPES, NAMESPACES, ResourceType
+from tests.apiserver.resources import DEFAULT_TYPES, NAMESPACES, OPTIONAL_GROUPS, ResourceType
 
 Obj = dict[str, Any]
 # (operation "CREATE"|"UPDATE", type, old object or None, new object) -> causes (field, reason,
@@ -74,7 +74,8 @@ class Store:
         first_resource_version: int = 1000,
     ) -> None:
         self.types: dict[tuple[str, str, str], ResourceType] = {rt.key: rt for rt in types}
-        self.hidden_groups: set[str] = set()  # "uninstalled" CRD groups
+        # "uninstalled" CRD groups; Grove and LWS start uninstalled (ApiServer.install_addon)
+        self.hidden_groups: set[str] = set(OPTIONAL_GROUPS)
         self.validators: list[Validator] = []
         self.clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()

@@ -1,0 +1,83 @@
+"""``kubectl dgd tree NAME``: the objects the operator built below a graph."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from kubectl_dgd.cli.deps import Deps, current_deps, handle_errors
+from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
+
+if TYPE_CHECKING:
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+
+CLEAR = "\x1b[H\x1b[2J"
+DEFAULT_WIDTH = 80
+
+
+def terminal_width(deps: Deps) -> int:
+    """COLUMNS when set (as a shell exports it), else the terminal's, else 80."""
+    import shutil
+
+    try:
+        columns = int(deps.environ.get("COLUMNS") or 0)
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    if getattr(deps.stdout, "isatty", lambda: False)():
+        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return DEFAULT_WIDTH
+
+
+@click.command()
+@click.argument("name")
+@output_option(["text", "json", "yaml"], "text")
+@now_option
+@click.option("-w", "--watch", is_flag=True, help="Redraw on every change of the graph.")
+@handle_errors
+@cluster_options()
+def tree(
+    name: str,
+    output: str,
+    now: str | None,
+    watch: bool = False,
+    conn: ConnectionSettings | None = None,
+) -> None:
+    """Show the objects below a graph: components, DynamoComponentDeployments, Deployments or
+    LeaderWorkerSets, ReplicaSets and pods (component path), or PodCliqueSet, scaling groups,
+    PodCliques and pods (Grove), with each pod's node, GPUs, restarts and, when unhealthy, why.
+
+    One GET and one LIST per kind, whatever the number of pods. Kinds whose CRD is not
+    installed are skipped; a LIST the account may not make is reported and the rest shown.
+
+    \b
+    Examples:
+      kubectl dgd tree my-graph -n dynamo
+      kubectl dgd tree my-graph --watch
+      kubectl dgd tree my-graph -o json
+    """
+    del conn
+    deps = current_deps()
+    from kubectl_dgd.output.printer import format_view, stream_separator
+    from kubectl_dgd.usecases.tree import live_tree, watch_tree
+
+    cluster = deps.cluster()
+    width = terminal_width(deps)
+    if not watch:
+        deps.print(live_tree(cluster, name, cluster.namespace, deps.now(now), width), output)
+        return
+    out = deps.stdout
+    tty = out.isatty()
+    options = deps.options()
+    views = watch_tree(
+        cluster, name, cluster.namespace, deps.monotonic, lambda: deps.now(now), width
+    )
+    for count, view in enumerate(views):
+        text = format_view(view, output, options)
+        if tty:
+            out.write(CLEAR + text)
+        else:
+            out.write((stream_separator(output) if count else "") + text)
+        out.flush()

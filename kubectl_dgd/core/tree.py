@@ -1,0 +1,303 @@
+"""The tree of a live graph: the objects the operator built below it, linked by owner reference.
+
+Pure: it gets the graph and every listed object (one list per kind), and links each object to
+its controller (``metadata.ownerReferences`` by uid). Component path: DGD -> component ->
+DynamoComponentDeployment -> Deployment or LeaderWorkerSet -> ReplicaSet -> Pod; Grove path:
+DGD -> PodCliqueSet -> PodCliqueScalingGroup -> PodClique -> Pod. Components come from the spec
+and hold the DCDs labelled with their name (``nvidia.com/dynamo-component``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from kubectl_dgd.core.graph import read_graph
+from kubectl_dgd.core.phase import graph_phase
+from kubectl_dgd.core.timefmt import parse_time, seconds_between
+
+COMPONENT_LABEL = "nvidia.com/dynamo-component"
+GPU = "nvidia.com/gpu"
+
+# Statuses, and what a reader should make of them (the symbol in text).
+HEALTHY = "Healthy"
+PROGRESSING = "Progressing"
+DEGRADED = "Degraded"
+SCALED_DOWN = "ScaledDown"
+RUNNING = "Running"
+PENDING = "Pending"
+# Container waiting reasons that mean the pod will not become ready on its own.
+BAD_WAITING = (
+    "ImagePullBackOff",
+    "ErrImagePull",
+    "CrashLoopBackOff",
+    "CreateContainerConfigError",
+    "CreateContainerError",
+    "InvalidImageName",
+)
+
+
+@dataclass
+class TreeNode:
+    kind: str
+    name: str
+    namespace: str
+    status: str
+    ready: str  # "ready/desired", or "" where it means nothing
+    reason: str  # why an unhealthy pod is unhealthy ("" otherwise)
+    restarts: int | None = None
+    ageSeconds: int | None = None
+    node: str | None = None
+    gpus: int | None = None
+    children: list[TreeNode] = field(default_factory=list)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "namespace": self.namespace,
+            "status": self.status,
+            "ready": self.ready,
+            "reason": self.reason,
+            "restarts": self.restarts,
+            "ageSeconds": self.ageSeconds,
+            "node": self.node,
+            "gpus": self.gpus,
+            "children": [child.to_data() for child in self.children],
+        }
+
+
+@dataclass
+class TreeView:
+    """``tree NAME``: the root, and one line per LIST that was refused (forbidden)."""
+
+    root: TreeNode
+    warnings: list[str]
+    width: int = 80  # of the terminal, for text; not part of the data
+
+    def to_data(self) -> dict[str, Any]:
+        return {**self.root.to_data(), "warnings": list(self.warnings)}
+
+
+# -- reading objects --------------------------------------------------------------------------
+
+
+def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    meta = obj.get("metadata")
+    return meta if isinstance(meta, Mapping) else {}
+
+
+def _section(obj: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = obj.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _owner_uid(obj: Mapping[str, Any]) -> str:
+    refs = _meta(obj).get("ownerReferences")
+    for ref in refs if isinstance(refs, list) else []:
+        if isinstance(ref, Mapping) and ref.get("controller", True):
+            return str(ref.get("uid") or "")
+    return ""
+
+
+def _age(obj: Mapping[str, Any], now: datetime) -> int | None:
+    return seconds_between(parse_time(_meta(obj).get("creationTimestamp")), now)
+
+
+def pod_gpus(spec: Mapping[str, Any]) -> int:
+    """GPUs a pod asks for: the sum over its containers of the nvidia.com/gpu limit (or request)."""
+    total = 0
+    containers = spec.get("containers")
+    for container in containers if isinstance(containers, list) else []:
+        resources = _section(container, "resources") if isinstance(container, Mapping) else {}
+        total += _int(
+            _section(resources, "limits").get(GPU) or _section(resources, "requests").get(GPU)
+        )
+    return total
+
+
+def pod_reason(pod: Mapping[str, Any]) -> str:
+    """Why a pod is not ready, in the words a user searches for ("" when it is fine)."""
+    status = _section(pod, "status")
+    statuses = status.get("containerStatuses")
+    for container in statuses if isinstance(statuses, list) else []:
+        if not isinstance(container, Mapping):
+            continue
+        waiting = _section(_section(container, "state"), "waiting")
+        reason = str(waiting.get("reason") or "")
+        last = _section(_section(container, "lastState"), "terminated")
+        if reason == "CrashLoopBackOff":
+            if last.get("reason") == "OOMKilled":
+                return f"OOMKilled (exit code {_int(last.get('exitCode'))})"
+            return f"CrashLoopBackOff (exit code {_int(last.get('exitCode'))})"
+        if reason in BAD_WAITING:
+            message = str(waiting.get("message") or "")
+            return f"{reason}: {message}" if message else reason
+        terminated = _section(_section(container, "state"), "terminated")
+        if terminated.get("reason") == "OOMKilled":
+            return f"OOMKilled (exit code {_int(terminated.get('exitCode'))})"
+    if status.get("phase") == PENDING:
+        conditions = status.get("conditions")
+        for condition in conditions if isinstance(conditions, list) else []:
+            if (
+                isinstance(condition, Mapping)
+                and condition.get("type") == "PodScheduled"
+                and condition.get("status") == "False"
+            ):
+                return str(condition.get("message") or condition.get("reason") or "Unschedulable")
+    return ""
+
+
+def _pod_node(pod: Mapping[str, Any], now: datetime) -> TreeNode:
+    status = _section(pod, "status")
+    statuses = [c for c in status.get("containerStatuses") or [] if isinstance(c, Mapping)]
+    ready = sum(bool(c.get("ready")) for c in statuses)
+    spec = _section(pod, "spec")
+    containers = spec.get("containers")
+    total = len(containers) if isinstance(containers, list) else len(statuses)
+    reason = pod_reason(pod)
+    phase = str(status.get("phase") or PENDING)
+    # the reason's first word (CrashLoopBackOff, OOMKilled, ...); a scheduler message is Pending
+    shown = reason.split(" ")[0].rstrip(":") if reason and not reason.startswith("0/") else phase
+    return TreeNode(
+        kind="Pod",
+        name=str(_meta(pod).get("name") or ""),
+        namespace=str(_meta(pod).get("namespace") or ""),
+        status=shown,
+        ready=f"{ready}/{total}",
+        reason=reason,
+        restarts=sum(_int(c.get("restartCount")) for c in statuses),
+        ageSeconds=_age(pod, now),
+        node=str(spec.get("nodeName") or "") or None,
+        gpus=pod_gpus(spec),
+    )
+
+
+def _ready_count(node: TreeNode) -> int:
+    """How many ready pods a node stands for: a ready pod 1, a workload its ready count."""
+    done, _, total = node.ready.partition("/")
+    if node.kind == "Pod":
+        return int(done == total and node.status == RUNNING)
+    return _int(done)
+
+
+def _workload(obj: Mapping[str, Any], now: datetime, children: list[TreeNode]) -> TreeNode:
+    """A controller (DCD, Deployment, ReplicaSet, LWS, PodClique, ...): ready of desired."""
+    spec, status = _section(obj, "spec"), _section(obj, "status")
+    desired = _int(spec.get("replicas", 1))
+    if "readyReplicas" in status or "availableReplicas" in status:
+        ready = _int(status.get("readyReplicas", status.get("availableReplicas")))
+    elif obj.get("kind") == "PodCliqueSet":  # a set of cliques: how many of them are healthy
+        ready = sum(child.status == HEALTHY for child in children)
+        desired = len(children) or desired
+    else:  # the API leaves out a count of 0, or no controller reported yet: count below
+        ready = sum(_ready_count(child) for child in children)
+    if desired == 0:
+        verdict = SCALED_DOWN
+    elif ready >= desired:
+        verdict = HEALTHY
+    elif any(c.status == DEGRADED or (c.kind == "Pod" and c.reason) for c in children):
+        verdict = DEGRADED
+    else:
+        verdict = PROGRESSING
+    return TreeNode(
+        kind=str(obj.get("kind") or ""),
+        name=str(_meta(obj).get("name") or ""),
+        namespace=str(_meta(obj).get("namespace") or ""),
+        status=verdict,
+        ready=f"{ready}/{desired}",
+        reason="",
+        ageSeconds=_age(obj, now),
+        children=children,
+    )
+
+
+# -- linking ----------------------------------------------------------------------------------
+
+
+def _sort_key(node: TreeNode) -> tuple[int, str]:
+    # a ReplicaSet with replicas comes first (current), then the old generations
+    return (1 if node.status == SCALED_DOWN else 0, node.name)
+
+
+def build_tree(
+    graph: Mapping[str, Any],
+    objects: Iterable[Mapping[str, Any]],
+    now: datetime,
+    warnings: list[str],
+) -> TreeView:
+    """Link the listed objects below the graph; objects not owned (transitively) by it are left out."""
+    by_owner: dict[str, list[Mapping[str, Any]]] = {}
+    for obj in objects:
+        by_owner.setdefault(_owner_uid(obj), []).append(obj)
+
+    def below(uid: str) -> list[TreeNode]:
+        nodes = []
+        for obj in by_owner.get(uid, []):
+            uid_ = str(_meta(obj).get("uid") or "")
+            if obj.get("kind") == "Pod":
+                nodes.append(_pod_node(obj, now))
+            else:
+                nodes.append(_workload(obj, now, below(uid_) if uid_ else []))
+        return sorted(nodes, key=_sort_key)
+
+    meta = _meta(graph)
+    name, namespace = str(meta.get("name") or ""), str(meta.get("namespace") or "")
+    read = read_graph(graph)
+    phase = graph_phase(read)
+    top = below(str(meta.get("uid") or ""))
+    # Component path: group the DCDs by component (the spec's order).
+    children: list[TreeNode] = []
+    dcds = [n for n in top if n.kind == "DynamoComponentDeployment"]
+    labels = {
+        str(_meta(obj).get("name") or ""): str(
+            (_meta(obj).get("labels") or {}).get(COMPONENT_LABEL) or ""
+        )
+        for obj in by_owner.get(str(meta.get("uid") or ""), [])
+    }
+    readiness = {c.name: c for c in phase.components}
+    for component in read.components:
+        owned = [d for d in dcds if labels.get(d.name) == component.name]
+        if not owned:
+            continue
+        state = readiness.get(component.name)
+        ready = f"{state.ready}/{state.desired}" if state else ""
+        healthy = state is not None and state.is_ready
+        status = (
+            HEALTHY
+            if healthy
+            else DEGRADED
+            if any(d.status == DEGRADED for d in owned)
+            else PROGRESSING
+        )
+        children.append(
+            TreeNode("Component", component.name, namespace, status, ready, "", children=owned)
+        )
+    grouped = {id(d) for component in children for d in component.children}
+    children += [n for n in top if id(n) not in grouped]  # PodCliqueSets, DCDs of no component
+    if phase.failed:
+        verdict = DEGRADED
+    elif phase.ready:
+        verdict = HEALTHY
+    else:
+        verdict = PROGRESSING
+    root = TreeNode(
+        kind=str(graph.get("kind") or "DynamoGraphDeployment"),
+        name=name,
+        namespace=namespace,
+        status=verdict,
+        ready=f"{phase.ready_components}/{len(phase.components)}",
+        reason="",
+        ageSeconds=_age(graph, now),
+        children=children,
+    )
+    return TreeView(root, warnings)

@@ -1,0 +1,48 @@
+"""``events NAME``: the Events of the graph and of every object below it.
+
+One GET, the tree's LISTs (usecases/tree.py: one per kind) to learn the children's uids, and one
+LIST of the namespace's Events: bounded, whatever the number of pods. ``--watch`` draws again on
+every change of the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from typing import Any
+
+from kubectl_dgd.core.graph_events import GraphEvents, graph_events
+from kubectl_dgd.errors import ApiError
+from kubectl_dgd.usecases.ports import Clock, GraphCluster
+from kubectl_dgd.usecases.tree import list_children
+from kubectl_dgd.usecases.watching import follow
+
+
+def namespace_events(cluster: GraphCluster, namespace: str) -> list[dict[str, Any]]:
+    return cluster.list_objects("v1", "events", namespace)
+
+
+def _view(cluster: GraphCluster, graph: dict[str, Any], now: datetime) -> GraphEvents:
+    meta = graph.get("metadata") or {}
+    namespace = str(meta.get("namespace"))
+    objects, warnings = list_children(cluster, str(meta.get("name")), namespace)
+    try:
+        events = namespace_events(cluster, namespace)
+    except ApiError as err:
+        if err.status != 403:
+            raise
+        events, warnings = [], [*warnings, str(err)]
+    return graph_events(graph, events, objects, now, warnings)
+
+
+def live_events(cluster: GraphCluster, name: str, namespace: str, now: datetime) -> GraphEvents:
+    return _view(cluster, cluster.get_graph(name, namespace), now)
+
+
+def watch_events(
+    cluster: GraphCluster, name: str, namespace: str, clock: Clock, now: Callable[[], datetime]
+) -> Iterator[GraphEvents]:
+    graph = cluster.get_graph(name, namespace)
+    yield _view(cluster, graph, now())
+    for changed in follow(cluster, graph, clock):
+        yield _view(cluster, changed, now())

@@ -1,0 +1,458 @@
+"""The children the Dynamo operator (and Kubernetes' controllers) create for a DGD, simulated.
+
+Component path: DGD -> DynamoComponentDeployment ``<dgd>-<component>`` (workers add
+``-<worker hash>``) -> Deployment of the same name -> ReplicaSet ``<deploy>-<template hash>`` ->
+Pods ``<rs>-<index>``; Grove path: DGD -> PodCliqueSet ``<dgd>`` -> PodClique
+``<dgd>-0-<component>`` -> Pods. Every child has an owner reference to its parent and the
+operator's labels (``nvidia.com/dynamo-graph-deployment-name``, ``nvidia.com/dynamo-component``).
+
+A simple scheduler places each new pod on the first node (by name) with enough free
+``nvidia.com/gpu`` (allocatable minus the requests of pods bound there); when none has, the pod
+stays Pending with ``PodScheduled`` False, reason Unschedulable and the scheduler's message, plus a
+FailedScheduling Event. With no Node objects at all, pods run without a node. A container whose
+Secret (``env[].valueFrom.secretKeyRef``, ``envFrom[].secretRef``) is missing waits in
+CreateContainerConfigError; ``faults`` (component name -> ImagePullBackOff, CrashLoopBackOff or
+OOMKilled) makes a component's containers fail that way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from tests.apiserver import errors
+from tests.apiserver.resources import (
+    DCD,
+    DEPLOYMENTS,
+    EVENTS,
+    NODES,
+    PODCLIQUES,
+    PODCLIQUESETS,
+    PODS,
+    REPLICASETS,
+    SECRETS,
+    ResourceType,
+)
+from tests.apiserver.store import Obj, Store
+
+DGD_LABEL = "nvidia.com/dynamo-graph-deployment-name"
+COMPONENT_LABEL = "nvidia.com/dynamo-component"
+GPU = "nvidia.com/gpu"
+
+
+def _ref(obj: Obj) -> dict[str, Any]:
+    meta = obj["metadata"]
+    return {
+        "apiVersion": obj["apiVersion"],
+        "kind": obj["kind"],
+        "name": meta["name"],
+        "uid": meta["uid"],
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+
+
+def _ensure(store: Store, rt: ResourceType, namespace: str, obj: Obj) -> Obj:
+    """Create the object, or return the stored one (children are never rewritten here)."""
+    try:
+        return store.get(rt, namespace, obj["metadata"]["name"])
+    except errors.ApiError:
+        return store.create(rt, namespace, obj)
+
+
+def _hash(value: Any, size: int = 10) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:size]
+
+
+def pod_gpus(spec: Obj) -> int:
+    total = 0
+    for container in spec.get("containers") or []:
+        resources = container.get("resources") or {}
+        value = (resources.get("limits") or {}).get(GPU) or (resources.get("requests") or {}).get(
+            GPU
+        )
+        total += int(value or 0)
+    return total
+
+
+class Children:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.faults: dict[str, str] = {}  # component -> failure mode
+
+    # -- the operator's objects -----------------------------------------------------------------
+
+    def reconcile(self, dgd: Obj, worker_hash: str, grove: bool) -> None:
+        namespace = dgd["metadata"]["namespace"]
+        name = dgd["metadata"]["name"]
+        if grove:
+            pcs = _ensure(
+                self.store,
+                PODCLIQUESETS,
+                namespace,
+                {
+                    "apiVersion": PODCLIQUESETS.group_version,
+                    "kind": PODCLIQUESETS.kind,
+                    "metadata": {
+                        "name": name,
+                        "labels": {DGD_LABEL: name},
+                        "ownerReferences": [_ref(dgd)],
+                    },
+                    "spec": {"replicas": 1},
+                },
+            )
+        for component in dgd["spec"].get("components") or []:
+            cname = component["name"]
+            labels = {DGD_LABEL: name, COMPONENT_LABEL: cname}
+            template = component.get("podTemplate") or {}
+            replicas = int(component.get("replicas", 1))
+            if grove:
+                clique = _ensure(
+                    self.store,
+                    PODCLIQUES,
+                    namespace,
+                    {
+                        "apiVersion": PODCLIQUES.group_version,
+                        "kind": PODCLIQUES.kind,
+                        "metadata": {
+                            "name": f"{name}-0-{cname.lower()}",
+                            "labels": labels,
+                            "ownerReferences": [_ref(pcs)],
+                        },
+                        "spec": {"replicas": replicas, "podSpec": template.get("spec") or {}},
+                    },
+                )
+                self._pods(clique, cname, labels, template, replicas)
+                continue
+            worker = component.get("type") in ("worker", "prefill", "decode")
+            child = f"{name}-{cname.lower()}" + (f"-{worker_hash}" if worker else "")
+            dcd = _ensure(
+                self.store,
+                DCD,
+                namespace,
+                {
+                    "apiVersion": DCD.group_version,
+                    "kind": DCD.kind,
+                    "metadata": {"name": child, "labels": labels, "ownerReferences": [_ref(dgd)]},
+                    "spec": {"replicas": replicas, "podTemplate": template},
+                },
+            )
+            self._deployment(dcd, cname, labels, template, replicas)
+
+    def _deployment(
+        self, dcd: Obj, cname: str, labels: dict[str, str], template: Obj, replicas: int
+    ) -> None:
+        namespace, name = dcd["metadata"]["namespace"], dcd["metadata"]["name"]
+        pod_template = {"metadata": {"labels": labels}, "spec": template.get("spec") or {}}
+        deploy = _ensure(
+            self.store,
+            DEPLOYMENTS,
+            namespace,
+            {
+                "apiVersion": DEPLOYMENTS.group_version,
+                "kind": DEPLOYMENTS.kind,
+                "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(dcd)]},
+                "spec": {"replicas": replicas, "template": pod_template},
+            },
+        )
+        if deploy["spec"].get("template") != pod_template or deploy["spec"]["replicas"] != replicas:
+            deploy = self.store.patch(
+                DEPLOYMENTS,
+                namespace,
+                name,
+                lambda obj: {
+                    **obj,
+                    "spec": {**obj["spec"], "replicas": replicas, "template": pod_template},
+                },
+            )
+        template_hash = _hash(pod_template)
+        current = f"{name}-{template_hash}"
+        sets, _ = self.store.list(
+            REPLICASETS,
+            namespace,
+            lambda obj: any(
+                r.get("uid") == deploy["metadata"]["uid"]
+                for r in obj["metadata"].get("ownerReferences") or []
+            ),
+        )
+        rs_labels = {**labels, "pod-template-hash": template_hash}
+        new_rs = _ensure(
+            self.store,
+            REPLICASETS,
+            namespace,
+            {
+                "apiVersion": REPLICASETS.group_version,
+                "kind": REPLICASETS.kind,
+                "metadata": {
+                    "name": current,
+                    "labels": rs_labels,
+                    "ownerReferences": [_ref(deploy)],
+                },
+                "spec": {"replicas": replicas, "template": pod_template},
+            },
+        )
+        ready_new = self._pods(new_rs, cname, rs_labels, pod_template, replicas)
+        # Old generations shrink as new pods become ready (a rolling update), then stay at 0.
+        for old in sets:
+            if old["metadata"]["name"] == current:
+                continue
+            keep = max(0, int(old["spec"]["replicas"]) - ready_new)
+            if keep != old["spec"]["replicas"]:
+                self.store.patch(REPLICASETS, namespace, old["metadata"]["name"], _scale(keep))
+            self._pods(
+                old, cname, old["metadata"].get("labels") or {}, old["spec"]["template"], keep
+            )
+
+    # -- pods -----------------------------------------------------------------------------------
+
+    def _pods(
+        self, owner: Obj, cname: str, labels: dict[str, str], template: Obj, count: int
+    ) -> int:
+        """Pods ``<owner>-<index>`` up to ``count`` (extra ones deleted); how many are ready."""
+        namespace, name = owner["metadata"]["namespace"], owner["metadata"]["name"]
+        uid = owner["metadata"]["uid"]
+        pods, _ = self.store.list(
+            PODS,
+            namespace,
+            lambda obj: any(
+                r.get("uid") == uid for r in obj["metadata"].get("ownerReferences") or []
+            ),
+        )
+        for pod in pods:
+            index = int(pod["metadata"]["name"].rsplit("-", 1)[1])
+            if index >= count:
+                self.store.delete(PODS, namespace, pod["metadata"]["name"])
+        have = {pod["metadata"]["name"] for pod in pods}
+        ready = 0
+        for index in range(count):
+            pod_name = f"{name}-{index}"
+            if pod_name not in have:
+                pod = self._new_pod(owner, pod_name, labels, template)
+                self._place(pod, cname)
+            pod = self.store.get(PODS, namespace, pod_name)
+            if pod["metadata"]["name"] not in have and pod["status"].get("phase") == "Pending":
+                self._place(pod, cname)
+            ready += _ready(self.store.get(PODS, namespace, pod_name))
+        return ready
+
+    def _new_pod(self, owner: Obj, name: str, labels: dict[str, str], template: Obj) -> Obj:
+        namespace = owner["metadata"]["namespace"]
+        pod = {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(owner)]},
+            "spec": json.loads(json.dumps(template.get("spec") or {})),
+        }
+        self.store.create(PODS, namespace, pod)
+        return self.store.write_status(PODS, namespace, name, {"phase": "Pending"})
+
+    def _place(self, pod: Obj, cname: str) -> None:
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        now = self.store.clock().strftime("%Y-%m-%dT%H:%M:%SZ")
+        wanted = pod_gpus(pod["spec"])
+        nodes, _ = self.store.list(NODES, None)
+        node_name = ""
+        if nodes:
+            free = self.free_gpus()
+            fits = [n for n in sorted(free) if free[n] >= wanted]
+            if not fits:
+                message = f"0/{len(nodes)} nodes are available: {len(nodes)} Insufficient {GPU}."
+                status = {
+                    "phase": "Pending",
+                    "conditions": [
+                        {
+                            "type": "PodScheduled",
+                            "status": "False",
+                            "reason": "Unschedulable",
+                            "message": message,
+                            "lastTransitionTime": now,
+                        }
+                    ],
+                }
+                self.store.write_status(PODS, namespace, name, status)
+                self.event(pod, "Warning", "FailedScheduling", message, "default-scheduler")
+                return
+            node_name = fits[0]
+            self.store.patch(
+                PODS,
+                namespace,
+                name,
+                lambda obj: {**obj, "spec": {**obj["spec"], "nodeName": node_name}},
+            )
+            self.event(
+                pod,
+                "Normal",
+                "Scheduled",
+                f"Successfully assigned {namespace}/{name} to {node_name}",
+                "default-scheduler",
+            )
+        self.store.write_status(PODS, namespace, name, self._run(pod, cname, now))
+
+    def _run(self, pod: Obj, cname: str, now: str) -> Obj:
+        """The status the kubelet would report for the pod's containers."""
+        fault = self.faults.get(cname) or self._missing_secret(pod)
+        statuses = []
+        for container in pod["spec"].get("containers") or []:
+            entry: Obj = {
+                "name": container.get("name", ""),
+                "image": container.get("image", ""),
+                "restartCount": 0,
+                "ready": fault is None,
+                "started": fault is None,
+            }
+            if fault is None:
+                entry["state"] = {"running": {"startedAt": now}}
+            elif fault == "ImagePullBackOff":
+                message = f'Back-off pulling image "{entry["image"]}"'
+                entry["state"] = {"waiting": {"reason": fault, "message": message}}
+                self.event(pod, "Warning", "Failed", message, "kubelet")
+            elif fault in ("CrashLoopBackOff", "OOMKilled"):
+                code, reason = (137, "OOMKilled") if fault == "OOMKilled" else (1, "Error")
+                entry["restartCount"] = 5
+                entry["state"] = {"waiting": {"reason": "CrashLoopBackOff"}}
+                entry["lastState"] = {
+                    "terminated": {"exitCode": code, "reason": reason, "finishedAt": now}
+                }
+                self.event(
+                    pod,
+                    "Warning",
+                    "BackOff",
+                    f"Back-off restarting failed container {entry['name']} in pod "
+                    f"{pod['metadata']['name']}",
+                    "kubelet",
+                )
+            else:
+                entry["state"] = {
+                    "waiting": {"reason": "CreateContainerConfigError", "message": fault}
+                }
+                self.event(pod, "Warning", "Failed", f"Error: {fault}", "kubelet")
+            statuses.append(entry)
+        ok = fault is None
+        conditions = [
+            {"type": "PodScheduled", "status": "True", "lastTransitionTime": now},
+            {"type": "Initialized", "status": "True", "lastTransitionTime": now},
+            {"type": "ContainersReady", "status": str(ok), "lastTransitionTime": now},
+            {"type": "Ready", "status": str(ok), "lastTransitionTime": now},
+        ]
+        return {
+            "phase": "Running" if ok or fault != "ImagePullBackOff" else "Pending",
+            "conditions": conditions,
+            "containerStatuses": statuses,
+            "startTime": now,
+        }
+
+    def _missing_secret(self, pod: Obj) -> str | None:
+        namespace = pod["metadata"]["namespace"]
+        for container in pod["spec"].get("containers") or []:
+            names = [
+                ((e.get("valueFrom") or {}).get("secretKeyRef") or {}).get("name")
+                for e in container.get("env") or []
+            ] + [(e.get("secretRef") or {}).get("name") for e in container.get("envFrom") or []]
+            for secret in filter(None, names):
+                try:
+                    self.store.get(SECRETS, namespace, secret)
+                except errors.ApiError:
+                    return f'secret "{secret}" not found'
+        return None
+
+    def ready_pods(self, dgd: Obj, component: str) -> int:
+        """Ready pods of one component (any generation), as the operator counts them."""
+        meta = dgd["metadata"]
+        pods, _ = self.store.list(
+            PODS,
+            meta["namespace"],
+            lambda pod: (
+                (pod["metadata"].get("labels") or {}).get(DGD_LABEL) == meta["name"]
+                and (pod["metadata"].get("labels") or {}).get(COMPONENT_LABEL) == component
+            ),
+        )
+        return sum(_ready(pod) for pod in pods)
+
+    def free_gpus(self) -> dict[str, int]:
+        nodes, _ = self.store.list(NODES, None)
+        pods, _ = self.store.list(PODS, None)
+        free = {
+            n["metadata"]["name"]: int(
+                ((n.get("status") or {}).get("allocatable") or {}).get(GPU, 0)
+            )
+            for n in nodes
+        }
+        for pod in pods:
+            node = (pod.get("spec") or {}).get("nodeName")
+            if node in free:
+                free[node] -= pod_gpus(pod["spec"])
+        return free
+
+    def event(self, obj: Obj, type_: str, reason: str, message: str, source: str) -> None:
+        """An Event about ``obj``; a repeat raises the count of the existing one (as the
+        kubelet's event correlator does)."""
+        meta = obj["metadata"]
+        namespace = meta["namespace"]
+        moment = self.store.clock().strftime("%Y-%m-%dT%H:%M:%SZ")
+        existing, _ = self.store.list(
+            EVENTS,
+            namespace,
+            lambda e: (
+                e["involvedObject"].get("uid") == meta["uid"]
+                and e.get("reason") == reason
+                and e.get("message") == message
+            ),
+        )
+        if existing:
+            self.store.patch(
+                EVENTS,
+                namespace,
+                existing[0]["metadata"]["name"],
+                lambda e: {**e, "count": int(e.get("count", 1)) + 1, "lastTimestamp": moment},
+            )
+            return
+        self.store.create(
+            EVENTS,
+            namespace,
+            {
+                "apiVersion": "v1",
+                "kind": "Event",
+                "metadata": {"name": f"{meta['name']}.{uuid.uuid4().hex[:16]}"},
+                "involvedObject": {
+                    "apiVersion": obj.get("apiVersion", ""),
+                    "kind": obj.get("kind", ""),
+                    "name": meta["name"],
+                    "namespace": namespace,
+                    "uid": meta["uid"],
+                },
+                "reason": reason,
+                "message": message,
+                "type": type_,
+                "source": {"component": source},
+                "reportingComponent": source,
+                "firstTimestamp": moment,
+                "lastTimestamp": moment,
+                "count": 1,
+            },
+        )
+
+
+def _scale(replicas: int) -> Callable[[Obj], Obj]:
+    return lambda obj: {**obj, "spec": {**obj["spec"], "replicas": replicas}}
+
+
+def _ready(pod: Obj) -> int:
+    conditions = (pod.get("status") or {}).get("conditions") or []
+    return int(any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions))
+
+
+def gpu_node(name: str, gpus: int, product: str = "NVIDIA-H100-80GB-HBM3") -> Obj:
+    """A Node with ``gpus`` nvidia.com/gpu capacity and allocatable and the GPU product label."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": name, "labels": {"nvidia.com/gpu.product": product}},
+        "status": {
+            "capacity": {GPU: str(gpus), "cpu": "64"},
+            "allocatable": {GPU: str(gpus), "cpu": "64"},
+            "conditions": [{"type": "Ready", "status": "True"}],
+        },
+    }
