@@ -13,7 +13,7 @@ import functools
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -22,8 +22,17 @@ import click
 
 from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
-from kubectl_dgd.output.printer import Options, View, print_view
+from kubectl_dgd.output.printer import (
+    Options,
+    View,
+    format_view,
+    print_view,
+    stream_separator,
+)
 from kubectl_dgd.output.style import Style
+
+# Cursor home, then clear: each --watch redraw on a terminal starts from a clean screen.
+CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -98,6 +107,19 @@ class Deps:
         """The view on stdout in format ``fmt`` (see ``output/printer.py``); ``display``: the
         other fields of ``Options`` (label columns, ...)."""
         print_view(view, fmt, self.stdout, self.options(headers, **display))
+
+    def redraw(self, views: Iterable[View], fmt: str, headers: bool = True) -> None:
+        """``--watch``: on a terminal each view replaces the screen; piped, the views follow
+        each other as one stream (``---`` between YAML documents, as ``kubectl get -w``)."""
+        tty = bool(getattr(self.stdout, "isatty", lambda: False)())
+        options = self.options(headers)
+        for count, view in enumerate(views):
+            text = format_view(view, fmt, options)
+            if tty:
+                self.stdout.write(CLEAR_SCREEN + text)
+            else:
+                self.stdout.write((stream_separator(fmt) if count else "") + text)
+            self.stdout.flush()
 
     def warn(self, line: str) -> None:
         """One line on stderr (warnings, errors, progress that is not the result)."""

@@ -12,8 +12,6 @@ from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
-CLEAR = "\x1b[H\x1b[2J"
-
 
 @click.command()
 @click.argument("name")
@@ -43,7 +41,6 @@ def events(
     """
     del conn
     deps = current_deps()
-    from kubectl_dgd.output.printer import format_view, stream_separator
     from kubectl_dgd.usecases.graph_events import live_events, watch_events
 
     cluster = deps.cluster()
@@ -52,14 +49,5 @@ def events(
             live_events(cluster, name, cluster.namespace, deps.now(now)), output, not no_headers
         )
         return
-    out = deps.stdout
-    tty = out.isatty()
-    options = deps.options(not no_headers)
     views = watch_events(cluster, name, cluster.namespace, deps.monotonic, lambda: deps.now(now))
-    for count, view in enumerate(views):
-        text = format_view(view, output, options)
-        if tty:
-            out.write(CLEAR + text)
-        else:
-            out.write((stream_separator(output) if count else "") + text)
-        out.flush()
+    deps.redraw(views, output, not no_headers)

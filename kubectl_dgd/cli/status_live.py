@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from kubectl_dgd.cli.deps import Deps
 
-CLEAR = "\x1b[H\x1b[2J"
-
 
 def status_live(
     deps: Deps,
@@ -18,7 +16,6 @@ def status_live(
     """One GET and the offline view; with ``watch``, a new view per change of the graph (each
     drawn at the time it arrives, unless the clock is fixed with ``now``)."""
     moment = deps.now(now)
-    from kubectl_dgd.output.printer import format_view, stream_separator
     from kubectl_dgd.usecases.live_status import graph_name, live_status, watch_status
 
     cluster = deps.cluster()
@@ -29,19 +26,10 @@ def status_live(
     if not watch:
         deps.print(live_status(cluster, name, namespace, moment, events), output)
         return
-    out = deps.stdout
-    tty = out.isatty()
-    options = deps.options()
     views = watch_status(
         cluster, name, namespace, deps.monotonic, lambda: deps.now(now), with_events=events
     )
-    for count, view in enumerate(views):
-        text = format_view(view, output, options)
-        if tty:
-            out.write(CLEAR + text)
-        else:
-            out.write((stream_separator(output) if count else "") + text)
-        out.flush()
+    deps.redraw(views, output)
 
 
 def list_live(

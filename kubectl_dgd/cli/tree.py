@@ -12,7 +12,6 @@ from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
-CLEAR = "\x1b[H\x1b[2J"
 DEFAULT_WIDTH = 80
 
 
@@ -60,7 +59,6 @@ def tree(
     """
     del conn
     deps = current_deps()
-    from kubectl_dgd.output.printer import format_view, stream_separator
     from kubectl_dgd.usecases.tree import live_tree, watch_tree
 
     cluster = deps.cluster()
@@ -68,16 +66,7 @@ def tree(
     if not watch:
         deps.print(live_tree(cluster, name, cluster.namespace, deps.now(now), width), output)
         return
-    out = deps.stdout
-    tty = out.isatty()
-    options = deps.options()
     views = watch_tree(
         cluster, name, cluster.namespace, deps.monotonic, lambda: deps.now(now), width
     )
-    for count, view in enumerate(views):
-        text = format_view(view, output, options)
-        if tty:
-            out.write(CLEAR + text)
-        else:
-            out.write((stream_separator(output) if count else "") + text)
-        out.flush()
+    deps.redraw(views, output)
