@@ -227,7 +227,7 @@ def test_completion_imports_kubernetes_only_for_cluster_values(tmp_path: Path) -
 # ---- `kubectl dgd completion SHELL` ------------------------------------------------------------
 
 
-def _script(shell: str) -> str:
+def completion_script(shell: str) -> str:
     result = run_cli("completion", shell)
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -239,7 +239,7 @@ def test_completion_script_is_valid_for_its_shell(shell: str, tmp_path: Path) ->
     if binary is None:
         pytest.skip(f"{shell} is not installed on this machine: its syntax is not checked")
     script = tmp_path / f"completion.{shell}"
-    script.write_text(_script(shell))
+    script.write_text(completion_script(shell))
     proc = subprocess.run([binary, "-n", str(script)], check=False, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 
@@ -261,7 +261,13 @@ printf '%s\n' "${COMPREPLY[@]}"
 """
 
 
-def drive_bash(script: str, cword: int, *words: str, cwd: Path | None = None) -> list[str]:
+def drive_bash(
+    script: str,
+    cword: int,
+    *words: str,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> list[str]:
     """The completion function of ``script`` run as bash runs it on TAB: COMP_WORDS as bash
     split the line (at spaces, "=" and ":"), COMP_CWORD the word under the cursor."""
     bash = shutil.which("bash")
@@ -269,7 +275,7 @@ def drive_bash(script: str, cword: int, *words: str, cwd: Path | None = None) ->
         pytest.skip("bash is not installed on this machine")
     path = Path(cwd or ".") / ".completion.bash"
     path.write_text(script)
-    env = {**cli_env(), "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {**cli_env(env), "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     proc = subprocess.run(
         [bash, "--norc", "-c", BASH_DRIVER, "drive", str(path), str(cword), *words],
         check=False,
@@ -284,7 +290,7 @@ def drive_bash(script: str, cword: int, *words: str, cwd: Path | None = None) ->
 
 
 def test_bash_script_completes_commands_flags_and_choices(tmp_path: Path) -> None:
-    script = _script("bash")
+    script = completion_script("bash")
     assert drive_bash(script, 1, "kubectl-dgd", "st", cwd=tmp_path) == ["status"]
     assert drive_bash(script, 2, "kubectl-dgd", "rollout", "", cwd=tmp_path) == [
         "explain",
@@ -299,15 +305,19 @@ def test_bash_script_lists_manifests_and_directories_for_f(tmp_path: Path) -> No
     for name in ("graph.yaml", "other.yml", "obj.json", "notes.txt", "yaml"):
         (tmp_path / name).write_text("")
     (tmp_path / "dir").mkdir()
-    found = drive_bash(_script("bash"), 3, "kubectl-dgd", "status", "-f", "", cwd=tmp_path)
+    found = drive_bash(
+        completion_script("bash"), 3, "kubectl-dgd", "status", "-f", "", cwd=tmp_path
+    )
     assert sorted(found) == ["dir", "graph.yaml", "obj.json", "other.yml"]
 
 
 def test_bash_script_completes_order_lists_from_a_file(tmp_path: Path) -> None:
     (tmp_path / "g.yaml").write_text(_beta("g", ["Frontend", "decode"]))
     words = ("kubectl-dgd", "restart", "-f", "g.yaml", "--order")
-    assert drive_bash(_script("bash"), 5, *words, "Frontend,", cwd=tmp_path) == ["Frontend,decode"]
-    assert drive_bash(_script("bash"), 6, *words, "=", "d", cwd=tmp_path) == ["decode"]
+    assert drive_bash(completion_script("bash"), 5, *words, "Frontend,", cwd=tmp_path) == [
+        "Frontend,decode"
+    ]
+    assert drive_bash(completion_script("bash"), 6, *words, "=", "d", cwd=tmp_path) == ["decode"]
 
 
 def test_fish_script_completes_through_fish(tmp_path: Path) -> None:
@@ -315,7 +325,7 @@ def test_fish_script_completes_through_fish(tmp_path: Path) -> None:
     if fish is None:
         pytest.skip("fish is not installed on this machine")
     script = tmp_path / "completion.fish"
-    script.write_text(_script("fish"))
+    script.write_text(completion_script("fish"))
     (tmp_path / "g.yaml").write_text(_beta("g", ["Frontend", "decode"]))
     (tmp_path / "notes.txt").write_text("")
     env = {**cli_env(), "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
