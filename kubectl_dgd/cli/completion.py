@@ -185,8 +185,8 @@ def completion(shell: str) -> None:
 
     \b
     Examples:
-      source <(kubectl-dgd completion bash)       # in ~/.bashrc
-      source <(kubectl-dgd completion zsh)        # in ~/.zshrc, after compinit
-      kubectl-dgd completion fish | source        # in ~/.config/fish/config.fish
+      source <(kubectl dgd completion bash)       # in ~/.bashrc
+      source <(kubectl dgd completion zsh)        # in ~/.zshrc, after compinit
+      kubectl dgd completion fish | source        # in ~/.config/fish/config.fish
     """
     current_deps().stdout.write(SCRIPTS[shell])
