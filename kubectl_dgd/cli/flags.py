@@ -54,7 +54,10 @@ class OutputFormat(click.Choice):  # type: ignore[type-arg]
             for c in self.choices
             if c in TEMPLATE_FORMATS and incomplete and c.startswith(incomplete)
         ]
-        return [CompletionItem(c) for c in plain + templates]
+        # the template's text follows the "=" at once: no space after the candidate
+        return [CompletionItem(c) for c in plain] + [
+            CompletionItem(c, type="nospace") for c in templates
+        ]
 
 
 def output_option(

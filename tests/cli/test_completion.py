@@ -32,6 +32,13 @@ def test_flags_and_choices_complete_from_the_command_tree() -> None:
     assert sorted(_complete("rollout", "")[0]) == ["explain", "status"]
 
 
+def test_template_formats_complete_up_to_their_equals_sign_without_a_space() -> None:
+    assert _complete("status", "-o", "custom") == (
+        ["custom-columns=", "custom-columns-file="],
+        ":6",
+    )
+
+
 def test_path_arguments_leave_completion_to_the_shell() -> None:
     assert _complete("validate", "") == ([], ":0")
 

@@ -131,6 +131,24 @@ def test_kubectl_completes_contexts_without_asking_the_server(
     assert kubectl_complete(apiserver, *with_context, kubeconfig=two)[0] == ["far-away"]
 
 
+def test_connection_flags_on_the_line_choose_the_server(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    # no kubeconfig at all: --server, --token and the CA of the line are the whole connection
+    apiserver.seed(*three_graphs())
+    flags = ["--server", apiserver.url, "--token", apiserver.token]
+    if apiserver.ca_file is not None:
+        flags += ["--certificate-authority", str(apiserver.ca_file)]
+    env = {"HOME": str(tmp_path)}
+    words = ("status", *flags, "-n", "other", "")
+    result = run_cli(*words, script="kubectl_complete-dgd", env=env)
+    assert result.stdout == "far-away\n:4\n", result.stderr
+    wrong = ["--server", apiserver.url, "--token", "not-the-token", *flags[4:]]
+    result = run_cli("status", *wrong, "", script="kubectl_complete-dgd", env=env)
+    assert result.stdout == ":4\n", result.stderr  # 401: nothing, quietly
+    assert result.stderr == ""
+
+
 def test_kubectl_gets_the_file_directive_for_f(apiserver: ApiServer) -> None:
     candidates, directive, _ = kubectl_complete(apiserver, "status", "-f", "")
     assert (candidates, directive) == (["yaml", "yml", "json"], ":8")
