@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -258,33 +259,48 @@ def test_completion_refuses_an_unknown_shell() -> None:
 
 
 BASH_DRIVER = r"""
+[[ -n $2 ]] && source "$2"
 source "$1"
-shift
-COMP_CWORD=$1
-shift
+COMP_LINE=$3
+COMP_POINT=${#COMP_LINE}
+shift 3
 COMP_WORDS=("$@")
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 _kubectl_dgd
 printf '%s\n' "${COMPREPLY[@]}"
 """
+# bash-completion's library: with it the script reads the words with _get_comp_words_by_ref.
+BASH_COMPLETION = Path("/usr/share/bash-completion/bash_completion")
+
+
+def bash_words(line: str) -> list[str]:
+    """COMP_WORDS as bash splits a line: at blanks, and "=" and ":" are words of their own
+    (COMP_WORDBREAKS); a trailing blank starts an empty word."""
+    words = [piece for token in line.split() for piece in re.split(r"([=:])", token) if piece]
+    return [*words, ""] if line.endswith(" ") else words
 
 
 def drive_bash(
     script: str,
-    cword: int,
-    *words: str,
+    line: str,
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    library: bool = False,
 ) -> list[str]:
-    """The completion function of ``script`` run as bash runs it on TAB: COMP_WORDS as bash
-    split the line (at spaces, "=" and ":"), COMP_CWORD the word under the cursor."""
+    """The completion function of ``script`` run as bash runs it on TAB at the end of
+    ``line`` (COMP_LINE, COMP_POINT, COMP_WORDS, COMP_CWORD); ``library``: with
+    bash-completion loaded first, as most interactive shells have it."""
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("bash is not installed on this machine")
+    if library and not BASH_COMPLETION.exists():
+        pytest.skip(f"bash-completion is not installed ({BASH_COMPLETION})")
     path = Path(cwd or ".") / ".completion.bash"
     path.write_text(script)
     env = {**cli_env(env), "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    loaded = str(BASH_COMPLETION) if library else ""
     proc = subprocess.run(
-        [bash, "--norc", "-c", BASH_DRIVER, "drive", str(path), str(cword), *words],
+        [bash, "--norc", "-c", BASH_DRIVER, "drive", str(path), loaded, line, *bash_words(line)],
         check=False,
         capture_output=True,
         text=True,
@@ -293,38 +309,111 @@ def drive_bash(
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    return [line for line in proc.stdout.splitlines() if line]
+    return [found for found in proc.stdout.splitlines() if found]
 
 
-def test_bash_script_completes_commands_flags_and_choices(tmp_path: Path) -> None:
+WITH_AND_WITHOUT_LIBRARY = pytest.mark.parametrize(
+    "library", [False, True], ids=["plain-bash", "bash-completion"]
+)
+
+
+@WITH_AND_WITHOUT_LIBRARY
+def test_bash_script_completes_commands_flags_and_choices(tmp_path: Path, library: bool) -> None:
     script = completion_script("bash")
-    assert drive_bash(script, 1, "kubectl-dgd", "st", cwd=tmp_path) == ["status"]
-    assert drive_bash(script, 2, "kubectl-dgd", "rollout", "", cwd=tmp_path) == [
-        "explain",
-        "status",
-    ]
-    assert "--output" in drive_bash(script, 2, "kubectl-dgd", "status", "--ou", cwd=tmp_path)
-    # `-o=ya`: bash hands "-o", "=", "ya"; the words are joined back before asking
-    assert drive_bash(script, 4, "kubectl-dgd", "status", "-o", "=", "ya", cwd=tmp_path) == ["yaml"]
+
+    def drive(line: str) -> list[str]:
+        return drive_bash(script, line, tmp_path, library=library)
+
+    assert drive("kubectl-dgd st") == ["status"]
+    assert drive("kubectl-dgd rollout ") == ["explain", "status"]
+    assert "--output" in drive("kubectl-dgd status --ou")
+    # bash hands "-o", "=", "ya": the words are joined back before asking
+    assert drive("kubectl-dgd status -o=ya") == ["yaml"]
+    assert drive("kubectl-dgd status -o ya") == ["yaml"]
 
 
-def test_bash_script_lists_manifests_and_directories_for_f(tmp_path: Path) -> None:
+@WITH_AND_WITHOUT_LIBRARY
+def test_bash_script_lists_manifests_and_directories_for_f(tmp_path: Path, library: bool) -> None:
     for name in ("graph.yaml", "other.yml", "obj.json", "notes.txt", "yaml"):
         (tmp_path / name).write_text("")
     (tmp_path / "dir").mkdir()
-    found = drive_bash(
-        completion_script("bash"), 3, "kubectl-dgd", "status", "-f", "", cwd=tmp_path
-    )
+    found = drive_bash(completion_script("bash"), "kubectl-dgd status -f ", tmp_path, None, library)
     assert sorted(found) == ["dir", "graph.yaml", "obj.json", "other.yml"]
 
 
-def test_bash_script_completes_order_lists_from_a_file(tmp_path: Path) -> None:
+@WITH_AND_WITHOUT_LIBRARY
+def test_bash_script_completes_order_lists_from_a_file(tmp_path: Path, library: bool) -> None:
     (tmp_path / "g.yaml").write_text(_beta("g", ["Frontend", "decode"]))
-    words = ("kubectl-dgd", "restart", "-f", "g.yaml", "--order")
-    assert drive_bash(completion_script("bash"), 5, *words, "Frontend,", cwd=tmp_path) == [
-        "Frontend,decode"
-    ]
-    assert drive_bash(completion_script("bash"), 6, *words, "=", "d", cwd=tmp_path) == ["decode"]
+    script, line = completion_script("bash"), "kubectl-dgd restart -f g.yaml --order"
+    assert drive_bash(script, f"{line} Frontend,", tmp_path, None, library) == ["Frontend,decode"]
+    assert drive_bash(script, f"{line}=d", tmp_path, None, library) == ["decode"]
+
+
+@WITH_AND_WITHOUT_LIBRARY
+def test_bash_script_keeps_what_bash_keeps_of_a_word_with_colons(
+    tmp_path: Path, library: bool
+) -> None:
+    # bash replaces only the part after the last ":", so the candidate must start there too
+    kubeconfig = _kubeconfig(tmp_path / "kc", ["arn:aws:eks:one", "arn:aws:eks:two", "plain"])
+    env = {"KUBECONFIG": str(kubeconfig)}
+    script = completion_script("bash")
+    line = "kubectl-dgd status --context arn:aws:eks:t"
+    assert drive_bash(script, line, tmp_path, env, library) == ["two"]
+    line = "kubectl-dgd status --context=arn:aws:eks:"
+    assert drive_bash(script, line, tmp_path, env, library) == ["one", "two"]
+    assert drive_bash(script, "kubectl-dgd status --context p", tmp_path, env, library) == ["plain"]
+
+
+# zsh's completion builtins work only inside a completion widget: the driver stands in for the
+# three the script calls, and prints what the script hands them.
+ZSH_DRIVER = r"""
+compdef() { : }
+compset() { : }
+_describe() {
+    local name=$4
+    print -rl -- "${(@P)name}"
+    [[ ${argv[(I)-S]} -gt 0 ]] && print -r -- "<no space>"
+    return 0
+}
+_files() { print -r -- "<files $*>" }
+source $1
+shift
+words=("$@")
+CURRENT=${#words}
+_kubectl_dgd
+"""
+
+
+def test_zsh_script_hands_the_answer_to_zsh(tmp_path: Path) -> None:
+    zsh = shutil.which("zsh")
+    if zsh is None:
+        pytest.skip("zsh is not installed on this machine")
+    script = tmp_path / "completion.zsh"
+    script.write_text(completion_script("zsh"))
+    (tmp_path / "g.yaml").write_text(_beta("g", ["Frontend", "decode", "prefill"]))
+    kubeconfig = _kubeconfig(tmp_path / "kc", ["arn:aws:eks:one"])
+    env = {**cli_env({"KUBECONFIG": str(kubeconfig)}), "PATH": f"{BIN}{os.pathsep}/usr/bin:/bin"}
+
+    def complete(*words: str) -> list[str]:
+        proc = subprocess.run(
+            [zsh, "-f", "-c", ZSH_DRIVER, "drive", str(script), *words],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.splitlines()
+
+    assert complete("kubectl-dgd", "st")[0].startswith("status:")  # value:description
+    assert complete("kubectl-dgd", "status", "-f", "") == ["<files -g *.(yaml|yml|json)>"]
+    assert complete("kubectl-dgd", "status", "--kubeconfig", "") == ["<files >"]
+    order = ("kubectl-dgd", "restart", "-f", "g.yaml", "--order", "decode,")
+    assert complete(*order) == ["decode,Frontend", "decode,prefill", "<no space>"]
+    # a colon in a value is escaped, as _describe splits value from description at one
+    assert complete("kubectl-dgd", "status", "--context", "a") == [r"arn\:aws\:eks\:one"]
 
 
 def test_fish_script_completes_through_fish(tmp_path: Path) -> None:

@@ -186,13 +186,9 @@ def test_in_process_completions_match_kubectl(apiserver: ApiServer) -> None:
 def test_bash_script_completes_live_graph_names(apiserver: ApiServer, tmp_path: Path) -> None:
     apiserver.seed(*three_graphs())
     script, env = completion_script("bash"), _env(apiserver)
-    assert drive_bash(script, 2, "kubectl-dgd", "status", "r", cwd=tmp_path, env=env) == [
-        "restarted",
-        "rolling",
-    ]
-    words = ("kubectl-dgd", "logs", "-n", "other", "far-away", "")
-    found = drive_bash(script, 5, *words, cwd=tmp_path, env=env)
-    assert found == ["Frontend", "decode", "prefill"]
+    assert drive_bash(script, "kubectl-dgd status r", tmp_path, env) == ["restarted", "rolling"]
+    line = "kubectl-dgd logs -n other far-away "
+    assert drive_bash(script, line, tmp_path, env) == ["Frontend", "decode", "prefill"]
 
 
 def _env(server: ApiServer) -> dict[str, str]:
