@@ -146,30 +146,32 @@ def graph_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> 
     return _matching([n for n in names if n], incomplete)
 
 
-def _components_of_graph(obj: dict[str, Any]) -> list[str]:
+def _components_of_graph(obj: dict[str, Any]) -> dict[str, str]:
+    """Component name -> its type (frontend, decode, ...; the candidate's description)."""
     from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
     from kubectl_dgd.core.graph.raw import components_by_name
 
-    return list(components_by_name(alpha_to_beta(obj).obj if is_alpha(obj) else obj))
+    found = components_by_name(alpha_to_beta(obj).obj if is_alpha(obj) else obj)
+    return {name: str(body.get("type") or "") for name, body in found.items()}
 
 
-def _components_of_file(path: str, graph: str | None) -> list[str]:
+def _components_of_file(path: str, graph: str | None) -> dict[str, str]:
     """The components of the graphs of a manifest (only ``graph``'s when --name is given)."""
     from kubectl_dgd.adapters.yamlload import load_file
     from kubectl_dgd.model.kinds import is_dgd
 
-    found: list[str] = []
+    found: dict[str, str] = {}
     for document in load_file(path):
         obj = document.data
         if not isinstance(obj, dict) or not is_dgd(obj):
             continue
         if graph is not None and (obj.get("metadata") or {}).get("name") != graph:
             continue
-        found += [c for c in _components_of_graph(obj) if c not in found]
+        found = {**_components_of_graph(obj), **found}
     return found
 
 
-def _component_names(ctx: click.Context) -> list[str]:
+def _component_names(ctx: click.Context) -> dict[str, str]:
     """The components of the graph on the line: the live one of NAME, else the file of -f."""
     name = ctx.params.get("name")
     if isinstance(name, str) and name:
@@ -178,13 +180,14 @@ def _component_names(ctx: click.Context) -> list[str]:
     if isinstance(path, str) and path and path != "-":
         graph = ctx.params.get("graph_name")
         return _components_of_file(path, graph if isinstance(graph, str) else None)
-    return []
+    return {}
 
 
 @quietly
 def components(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
     """``COMPONENT``: one component of the graph on the line."""
-    return _matching(_component_names(ctx), incomplete)
+    found = _component_names(ctx)
+    return [CompletionItem(c, help=found[c]) for c in sorted(found) if c.startswith(incomplete)]
 
 
 @quietly
@@ -194,9 +197,10 @@ def component_list(ctx: click.Context, param: click.Parameter, incomplete: str) 
     done, _, last = incomplete.rpartition(",")
     listed = [item for item in done.split(",") if item] if done else []
     prefix = f"{done}," if done else ""
-    left = [c for c in _component_names(ctx) if c not in listed]
+    found = _component_names(ctx)
+    left = [c for c in found if c not in listed]
     return [
-        CompletionItem(prefix + c, type="plain" if len(left) == 1 else "nospace")
+        CompletionItem(prefix + c, "plain" if len(left) == 1 else "nospace", help=found[c])
         for c in sorted(left)
         if c.startswith(last)
     ]

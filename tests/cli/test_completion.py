@@ -411,7 +411,7 @@ def test_zsh_script_hands_the_answer_to_zsh(tmp_path: Path) -> None:
     assert complete("kubectl-dgd", "status", "-f", "") == ["<files -g *.(yaml|yml|json)>"]
     assert complete("kubectl-dgd", "status", "--kubeconfig", "") == ["<files >"]
     order = ("kubectl-dgd", "restart", "-f", "g.yaml", "--order", "decode,")
-    assert complete(*order) == ["decode,Frontend", "decode,prefill", "<no space>"]
+    assert complete(*order) == ["decode,Frontend:worker", "decode,prefill:worker", "<no space>"]
     # a colon in a value is escaped, as _describe splits value from description at one
     assert complete("kubectl-dgd", "status", "--context", "a") == [r"arn\:aws\:eks\:one"]
 

@@ -107,6 +107,12 @@ def test_kubectl_completes_logs_components(apiserver: ApiServer) -> None:
         "decode",
         "prefill",
     ]
+    described = kubectl_complete(apiserver, "logs", "my-graph", "")[2].stdout
+    assert described.splitlines()[:3] == [
+        "Frontend\tfrontend",
+        "decode\tdecode",
+        "prefill\tprefill",
+    ]
     assert kubectl_complete(apiserver, "logs", "my-graph", "de")[0] == ["decode"]
     assert kubectl_complete(apiserver, "logs", "ghost", "")[:2] == ([], ":4")  # 404: nothing
 
