@@ -43,6 +43,8 @@ MAX_ERROR_BODY = 1024 * 1024
 # kubectl: 30 s to dial, 10 s for the TLS handshake; one bound for both here (urllib3 has one).
 CONNECT_TIMEOUT = 10.0
 PAGE_SIZE = 500  # kubectl's --chunk-size default
+# A LIST of object metadata only (kubectl get's server-side form); plain JSON if not served.
+METADATA_ONLY = "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json"
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,7 @@ class Cluster:
         content_type: str = "application/json",
         timeout: float | None = None,
         deadline: float | None = None,
+        accept: str = "application/json",
     ) -> Any:
         """Send one request; return the raw urllib3 response (status < 400) or raise ours.
 
@@ -216,7 +219,7 @@ class Cluster:
         api = self._api()
         if query:
             path = f"{path}?{urlencode(query)}"
-        headers = {"Accept": "application/json", "Content-Type": content_type}
+        headers = {"Accept": accept, "Content-Type": content_type}
         _, url, headers, body, _ = api.param_serialize(
             method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
         )
@@ -412,7 +415,9 @@ class Cluster:
         base = {"labelSelector": selector} if selector else {}
         return self._list_pages(path, target, base)
 
-    def _list_pages(self, path: str, target: Target, base: dict[str, str]) -> dict[str, Any]:
+    def _list_pages(
+        self, path: str, target: Target, base: dict[str, str], accept: str = "application/json"
+    ) -> dict[str, Any]:
         """One LIST in pages of PAGE_SIZE, as one List object with every page's items."""
         items: list[Any] = []
         token, seen = "", set()
@@ -421,12 +426,14 @@ class Cluster:
             if token:
                 query["continue"] = token
             try:
-                page = self._json_object("GET", path, target, query=query)
+                page = self._json_object("GET", path, target, query=query, accept=accept)
             except ApiError as err:
                 if err.status != 410 or not token:
                     raise
                 # the continue token expired mid-list: one full list, as client-go's pager does
-                return self._json_object("GET", path, target, query=base or None)
+                return self._json_object(
+                    "GET", path, target, query=base or None, accept=accept
+                )
             found = page.get("items")
             items.extend(found if isinstance(found, list) else [])
             token = str((page.get("metadata") or {}).get("continue") or "")
@@ -439,18 +446,43 @@ class Cluster:
             seen.add(token)
 
     def list_objects(
-        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None,
+        selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every object of one kind in a namespace (see the port); items that are not objects
-        are dropped."""
-        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
-        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
-        ns = segment(check_namespace(namespace))
-        path = f"{prefix}/namespaces/{ns}/{segment(plural)}"
-        target = Target("list", f"{plural}.{group}" if group else plural, namespace=namespace)
+        """Every object of one kind in a namespace, or (``namespace`` None) in every namespace
+        or of a cluster-scoped kind (see the port); items that are not objects are dropped."""
+        path, target = self._kind_path(api_version, plural, namespace)
         base = {"labelSelector": selector} if selector else {}
+        if field_selector:
+            base["fieldSelector"] = field_selector
         found = self._list_pages(path, target, base).get("items") or []
         return [item for item in found if isinstance(item, dict)]
+
+    def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
+        """The names of one kind's objects in a namespace, from a metadata-only LIST (the API
+        server then sends no Secret data at all); only the names are kept, whatever came."""
+        path, target = self._kind_path(api_version, plural, namespace)
+        found = self._list_pages(path, target, {}, accept=METADATA_ONLY).get("items") or []
+        return sorted(
+            str((item.get("metadata") or {}).get("name") or "")
+            for item in found
+            if isinstance(item, dict) and isinstance(item.get("metadata"), dict)
+        )
+
+    @staticmethod
+    def _kind_path(api_version: str, plural: str, namespace: str | None) -> tuple[str, Target]:
+        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
+        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
+        resource = f"{plural}.{group}" if group else plural
+        if namespace is None:
+            return f"{prefix}/{segment(plural)}", Target("list", resource)
+        ns = segment(check_namespace(namespace))
+        path = f"{prefix}/namespaces/{ns}/{segment(plural)}"
+        return path, Target("list", resource, namespace=namespace)
 
     def watch_graphs(
         self,

@@ -49,11 +49,22 @@ class GraphCluster(Protocol):
         ...
 
     def list_objects(
-        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None,
+        selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every object of one kind in ``namespace`` (all pages of one LIST). ``api_version`` is
-        ``v1`` or ``group/version``. NotFoundError when the kind is not served (its CRD is not
+        """Every object of one kind in ``namespace`` (all pages of one LIST); ``namespace`` None:
+        in every namespace, or a cluster-scoped kind (nodes). ``api_version`` is ``v1`` or
+        ``group/version``. NotFoundError when the kind is not served (its CRD is not
         installed); ApiError with status 403 when the LIST is forbidden."""
+        ...
+
+    def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
+        """The names of one kind's objects in ``namespace``, nothing else (for Secrets: never
+        their data). Errors as ``list_objects``."""
         ...
 
     def pod_log(
