@@ -431,9 +431,7 @@ class Cluster:
                 if err.status != 410 or not token:
                     raise
                 # the continue token expired mid-list: one full list, as client-go's pager does
-                return self._json_object(
-                    "GET", path, target, query=base or None, accept=accept
-                )
+                return self._json_object("GET", path, target, query=base or None, accept=accept)
             found = page.get("items")
             items.extend(found if isinstance(found, list) else [])
             token = str((page.get("metadata") or {}).get("continue") or "")
