@@ -203,14 +203,15 @@ def needs_operator(graph: Mapping[str, Any]) -> bool:
 # -- references -----------------------------------------------------------------------------
 
 
-def _refs(spec: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    """(kind, name, where) of every object a pod spec needs to exist (optional ones left out)."""
-    found: list[tuple[str, str, str]] = []
+def _refs(spec: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(kind, name, where, key) of every object a pod spec needs to exist (optional ones left
+    out); ``key`` is the Secret's or ConfigMap's key an env entry reads, else ""."""
+    found: list[tuple[str, str, str, str]] = []
 
-    def add(kind: str, ref: Mapping[str, Any], key: str, where: str) -> None:
-        name = ref.get(key)
+    def add(kind: str, ref: Mapping[str, Any], field_: str, where: str) -> None:
+        name = ref.get(field_)
         if name and not ref.get("optional"):
-            found.append((kind, str(name), where))
+            found.append((kind, str(name), where, str(ref.get("key") or "")))
 
     for container in items(spec.get("initContainers")) + items(spec.get("containers")):
         cname = str(container.get("name") or "")
@@ -238,7 +239,7 @@ def _refs(spec: Mapping[str, Any]) -> list[tuple[str, str, str]]:
             add("ConfigMap", mapping(source.get("configMap")), "name", where)
     account = spec.get("serviceAccountName") or spec.get("serviceAccount")
     if account:
-        found.append(("ServiceAccount", str(account), "serviceAccountName"))
+        found.append(("ServiceAccount", str(account), "serviceAccountName", ""))
     return found
 
 
@@ -353,8 +354,7 @@ class _Diagnosis:
         if biggest < need:
             message += f" No node has {need} {_gpus(need)} at all (the largest has {biggest})."
             action = (
-                f"Add a node with at least {need} GPUs, or give {component} fewer GPUs per pod "
-                "(a larger tensor parallel size needs a multinode component)."
+                f"Add a node with at least {need} GPUs, or give {component} fewer GPUs per pod."
             )
         else:
             action = (
@@ -544,7 +544,7 @@ class _Diagnosis:
         details: list[str] = []
         lines = self.inputs.previous_logs.get((_name(pod), cname))
         if found is None and lines is not None:
-            details = [f"Last lines of the previous container (pod {_name(pod)}):"]
+            details = [f"Last lines of the previous container of pod {_name(pod)}:"]
             details += [f"  {line}" for line in lines] or ["  (the log is empty)"]
         self.add(
             cname,
@@ -557,6 +557,19 @@ class _Diagnosis:
             details,
         )
 
+    def child_events(self) -> None:
+        """A controller below the graph that cannot create its pods for a missing object
+        (a ReplicaSet's FailedCreate: the ServiceAccount does not exist)."""
+        for obj in self.inputs.objects:
+            if obj.get("kind") == "Pod":
+                continue
+            key = f"{obj.get('kind')}/{_name(obj)}"
+            for text in self.warnings.get(key, [])[-1:]:
+                missing = _NOT_FOUND.search(text)
+                if missing:
+                    kind = _KINDS[missing.group(1).lower()]
+                    self.missing(kind, missing.group(2), _component(obj), key, "the pods")
+
     def mount_failures(self, pod: Mapping[str, Any]) -> None:
         """A pod stuck creating its containers because a volume's object is missing."""
         obj = f"Pod/{_name(pod)}"
@@ -568,11 +581,13 @@ class _Diagnosis:
 
     # -- references --------------------------------------------------------------------------
 
-    def missing(self, kind: str, name: str, component: str, obj: str, where: str) -> None:
+    def missing(
+        self, kind: str, name: str, component: str, obj: str, where: str, key: str = ""
+    ) -> None:
         namespace = self.namespace
         create = {
             "Secret": f"kubectl create secret generic {name} -n {namespace} "
-            "--from-literal=<key>=<value>",
+            f"--from-literal={key or '<key>'}=<value>",
             "ConfigMap": f"kubectl create configmap {name} -n {namespace} --from-file=<file>",
             "ServiceAccount": f"kubectl create serviceaccount {name} -n {namespace}",
             "PersistentVolumeClaim": f"create the PersistentVolumeClaim {name} in {namespace}",
@@ -598,11 +613,11 @@ class _Diagnosis:
             specs.append((entry.name, template, ""))
         specs += [(_component(p), mapping(p.get("spec")), f"Pod/{_name(p)}") for p in self.pods]
         for component, spec, obj in specs:
-            for kind, name, where in _refs(spec):
+            for kind, name, where, key in _refs(spec):
                 names = known.get(kind)
                 if names is None or name in names or (kind, name) in ALWAYS_THERE:
                     continue
-                self.missing(kind, name, component, obj, where)
+                self.missing(kind, name, component, obj, where, key)
 
     # -- the graph and the operator --------------------------------------------------------
 
@@ -710,6 +725,7 @@ class _Diagnosis:
         self.references()  # before the pods: the template's words say where a name is used
         for pod in self.pods:
             self.pod(pod)
+        self.child_events()
         self.blocked()
         self.operator()
         for finding in self.findings.values():

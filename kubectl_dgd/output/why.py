@@ -1,7 +1,8 @@
 """The text of ``why NAME``: a summary line, then each finding, root cause first.
 
 Each finding: its number, reason, component and severity; the message and the action wrapped at
-word boundaries to the terminal's width; the supporting lines (nodes, log lines) cut to it.
+word boundaries to the terminal's width; the supporting lines verbatim (nodes, log lines: they
+start with a space) cut to it, other supporting lines wrapped.
 """
 
 from __future__ import annotations
@@ -57,7 +58,11 @@ def _finding(number: int, finding: Finding, width: int, options: Options) -> lis
     lines = _wrap(head, width, "", INDENT)
     lines[0] = lines[0].replace(finding.reason, style(finding.reason, colour), 1)
     lines += _wrap(finding.message, width)
-    lines += [_cut(f"{INDENT}{detail}", width) for detail in finding.details]
+    for detail in finding.details:  # indented: verbatim (nodes, log lines), cut; else prose
+        if detail.startswith(" "):
+            lines.append(_cut(f"{INDENT}{detail}", width))
+        else:
+            lines += _wrap(detail, width)
     if finding.objects:
         lines += _wrap("Objects: " + ", ".join(finding.objects), width)
     if finding.action:

@@ -267,7 +267,9 @@ class Children:
                 f'Error creating: pods "{pod_name}" is forbidden: error looking up service '
                 f'account {namespace}/{account}: serviceaccount "{account}" not found'
             )
-            self.event(owner, "Warning", "FailedCreate", message, "replicaset-controller")
+            seen, _ = self.store.list(EVENTS, namespace, lambda e: e.get("message") == message)
+            if not seen:  # the controller retries with back-off; one Event is enough here
+                self.event(owner, "Warning", "FailedCreate", message, "replicaset-controller")
             return True
         return False
 
