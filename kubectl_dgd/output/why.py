@@ -1,8 +1,9 @@
 """The text of ``why NAME``: a summary line, then each finding, root cause first.
 
 Each finding: its number, reason, component and severity; the message and the action wrapped at
-word boundaries to the terminal's width; the supporting lines verbatim (nodes, log lines: they
-start with a space) cut to it, other supporting lines wrapped.
+word boundaries to the terminal's width; the supporting lines too, those that stand for a line
+of their own (a node, a log line: they start with two spaces) indented below their heading,
+continued deeper when they do not fit.
 """
 
 from __future__ import annotations
@@ -30,10 +31,6 @@ def _wrap(text: str, width: int, first: str = INDENT, rest: str = INDENT) -> lis
     )
 
 
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _summary(report: WhyReport) -> str:
     where = f"{report.name} in {report.namespace}"
     pods = f" ({report.ready_pods}/{report.pods} pods ready)" if report.pods else ""
@@ -58,9 +55,9 @@ def _finding(number: int, finding: Finding, width: int, options: Options) -> lis
     lines = _wrap(head, width, "", INDENT)
     lines[0] = lines[0].replace(finding.reason, style(finding.reason, colour), 1)
     lines += _wrap(finding.message, width)
-    for detail in finding.details:  # indented: verbatim (nodes, log lines), cut; else prose
-        if detail.startswith(" "):
-            lines.append(_cut(f"{INDENT}{detail}", width))
+    for detail in finding.details:  # indented: a verbatim line (a node, a log line)
+        if detail.startswith("  "):
+            lines += _wrap(detail[2:], width, INDENT + "  ", INDENT + "    ")
         else:
             lines += _wrap(detail, width)
     if finding.objects:

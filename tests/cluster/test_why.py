@@ -157,6 +157,49 @@ def test_crash_loop_shows_the_last_lines_of_the_previous_log(apiserver: ApiServe
     assert "--previous" in finding["action"]
 
 
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_several_problems_root_cause_first(apiserver: ApiServer, columns: str) -> None:
+    comps = [
+        component("Frontend", "frontend"),
+        component("decode", "decode", replicas=2, gpus=1),
+        component("prefill", "prefill", gpus=1),
+    ]
+    comps[0]["podTemplate"]["spec"]["containers"][0]["envFrom"] = [
+        {"secretRef": {"name": "hf-token-secret"}}
+    ]
+    sim = _cluster(apiserver, components=comps)
+    assert sim.children is not None
+    sim.children.logs = apiserver.logs
+    sim.children.faults.update(decode="ImagePullBackOff", prefill="CrashLoopBackOff")
+    sim.children.crash_logs["prefill"] = [
+        "INFO dynamo.vllm: starting worker",
+        "\x1b[31mERROR\x1b[0m CUDA out of memory: tried to allocate 2.00 GiB (GPU 0; 79.11 GiB "
+        "total capacity; 77.80 GiB already allocated)",
+    ]
+    sim.settle()
+    code, out, err = _why(apiserver, columns=columns)
+    assert (code, err) == (1, "")
+    assert all(len(line) <= int(columns) for line in out.splitlines())
+    assert "\x1b" not in out  # a log's escape sequences are shown, not sent to the terminal
+    assert "\\x1b[31mERROR" in out
+    assert_golden(f"why/several_{columns}.txt", out)
+    assert [line.split(",")[0] for line in out.splitlines() if line[:1].isdigit()] == [
+        "1. MissingReference",
+        "2. ImagePull",
+        "3. CrashLoop",
+    ]
+
+
+def test_grove_path_pods_are_diagnosed_too(apiserver: ApiServer) -> None:
+    sim = _cluster(apiserver, grove=True)
+    assert sim.children is not None
+    sim.children.faults["decode"] = "ImagePullBackOff"
+    sim.settle()
+    (finding,) = _json(apiserver)["findings"]
+    assert (finding["reason"], finding["component"]) == ("ImagePull", "decode")
+    assert finding["objects"] == ["Pod/my-graph-0-decode-0", "Pod/my-graph-0-decode-1"]
+
+
 def test_oom_killed_names_the_memory_limit(apiserver: ApiServer) -> None:
     comps = [component("Frontend", "frontend"), component("decode", "decode", gpus=1)]
     comps[1]["podTemplate"]["spec"]["containers"][0]["resources"]["limits"]["memory"] = "16Gi"
