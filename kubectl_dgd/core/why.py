@@ -318,17 +318,22 @@ class _Diagnosis:
         elif "unbound immediate PersistentVolumeClaims" in message:
             self.pvc_pending(pod, component, obj, message)
         elif f"Insufficient {GPU}" in message:
-            self.insufficient_gpu(pod, component, obj)
+            self.insufficient_gpu(pod, component, obj, message)
         else:
             self.unschedulable(pod, component, obj, message)
 
-    def insufficient_gpu(self, pod: Mapping[str, Any], component: str, obj: str) -> None:
+    def insufficient_gpu(
+        self, pod: Mapping[str, Any], component: str, obj: str, scheduler: str
+    ) -> None:
         spec = mapping(pod.get("spec"))
         need = pod_gpu_request(spec)
         product = str(mapping(spec.get("nodeSelector")).get(PRODUCT_LABEL) or "")
         key = (component, INSUFFICIENT_GPU, str(need))
         if key not in self.findings:
-            self.gpu_tails[key] = self.gpu_words(component, need, product)
+            tail, details, action = self.gpu_words(component, need, product)
+            if "," in scheduler.split(":", 1)[-1]:  # other nodes were ruled out for other causes
+                details = [f"The scheduler: {scheduler}", *details]
+            self.gpu_tails[key] = (tail, details, action)
         tail, details, action = self.gpu_tails[key]
         found = self.add(str(need), component, INSUFFICIENT_GPU, "", obj, action, details)
         count = sum(o.startswith("Pod/") for o in found.objects)
@@ -438,7 +443,7 @@ class _Diagnosis:
         text = str(waiting.get("message") or "")
         last = mapping(mapping(container.get("lastState")).get("terminated"))
         terminated = mapping(state.get("terminated"))
-        restarts = int(container.get("restartCount") or 0)
+        restarts = _int(container.get("restartCount"))
         if reason in IMAGE_PULL_WAITING:
             self.image_pull(pod, container, component, obj, reason, text)
         elif reason == "CreateContainerConfigError":
@@ -762,6 +767,13 @@ def _event_time(event: Mapping[str, Any]) -> str:
     return str(
         event.get("lastTimestamp") or event.get("eventTime") or event.get("firstTimestamp") or ""
     )
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _oom_killed(waiting: str, last: Mapping[str, Any], now: Mapping[str, Any]) -> bool:

@@ -417,3 +417,23 @@ def test_json_shape() -> None:
         "action",
         "details",
     }
+
+
+def test_gpu_finding_keeps_a_mixed_scheduler_message() -> None:
+    message = (
+        "0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) had untolerated "
+        "taint {dedicated: infer}."
+    )
+    p = pod("p-0", "prefill", gpus=2, scheduled=message)
+    (finding,) = run([p], nodes=[gpu_node("a", 1)], node_pods=[p]).findings
+    assert finding.reason == "InsufficientGPU"
+    assert finding.details[0] == f"The scheduler: {message}"
+
+
+def test_odd_shapes_do_not_raise() -> None:
+    p = pod("d-0", ready=False, waiting={"reason": "CrashLoopBackOff"}, restarts=0)
+    p["status"]["containerStatuses"][0]["restartCount"] = "many"
+    p["status"]["containerStatuses"].append("not a mapping")
+    p["spec"]["volumes"] = "nope"
+    (finding,) = run([p, {"kind": "Pod"}]).findings
+    assert "0 restarts" in finding.message
