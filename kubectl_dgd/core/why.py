@@ -634,8 +634,8 @@ class _Diagnosis:
         if self.inputs.operators is not None and (behind or not phase.ready):
             for deploy in self.inputs.operators:
                 meta, spec = _meta(deploy), mapping(deploy.get("spec"))
-                wanted = int(spec.get("replicas", 1) or 0)
-                ready = int(mapping(deploy.get("status")).get("readyReplicas") or 0)
+                wanted = _int(spec.get("replicas", 1))
+                ready = _int(mapping(deploy.get("status")).get("readyReplicas"))
                 if ready < max(wanted, 1):
                     down.append(
                         f"{meta.get('namespace')}/{meta.get('name')} {ready}/{wanted} ready"
@@ -772,7 +772,7 @@ def _event_time(event: Mapping[str, Any]) -> str:
 def _int(value: Any) -> int:
     try:
         return int(value or 0)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0
 
 
