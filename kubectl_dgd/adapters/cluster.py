@@ -451,36 +451,21 @@ class Cluster:
         selector: str | None = None,
         field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every object of one kind in a namespace, or (``namespace`` None) in every namespace
-        or of a cluster-scoped kind (see the port); items that are not objects are dropped."""
-        path, target = self._kind_path(api_version, plural, namespace)
+        """Every object of one kind in a namespace, or cluster-wide when ``namespace`` is None
+        (see the port); items that are not objects are dropped."""
+        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
+        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
+        if namespace is None:
+            path = f"{prefix}/{segment(plural)}"
+        else:
+            path = f"{prefix}/namespaces/{segment(check_namespace(namespace))}/{segment(plural)}"
+        resource = f"{plural}.{group}" if group else plural
+        target = Target("list", resource, namespace=namespace or "")
         base = {"labelSelector": selector} if selector else {}
         if field_selector:
             base["fieldSelector"] = field_selector
         found = self._list_pages(path, target, base).get("items") or []
         return [item for item in found if isinstance(item, dict)]
-
-    def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
-        """The names of one kind's objects in a namespace, from a metadata-only LIST (the API
-        server then sends no Secret data at all); only the names are kept, whatever came."""
-        path, target = self._kind_path(api_version, plural, namespace)
-        found = self._list_pages(path, target, {}, accept=METADATA_ONLY).get("items") or []
-        return sorted(
-            str((item.get("metadata") or {}).get("name") or "")
-            for item in found
-            if isinstance(item, dict) and isinstance(item.get("metadata"), dict)
-        )
-
-    @staticmethod
-    def _kind_path(api_version: str, plural: str, namespace: str | None) -> tuple[str, Target]:
-        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
-        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
-        resource = f"{plural}.{group}" if group else plural
-        if namespace is None:
-            return f"{prefix}/{segment(plural)}", Target("list", resource)
-        ns = segment(check_namespace(namespace))
-        path = f"{prefix}/namespaces/{ns}/{segment(plural)}"
-        return path, Target("list", resource, namespace=namespace)
 
     def watch_graphs(
         self,
@@ -642,6 +627,20 @@ class Cluster:
             and (e.get("involvedObject") or {}).get("kind") == KIND
         ]
         return sorted(items, key=_event_time)
+
+    def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
+        """The names of one kind's objects in a namespace, from a metadata-only LIST (the API
+        server then sends no Secret data at all); only the names are kept, whatever came."""
+        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
+        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
+        path = f"{prefix}/namespaces/{segment(check_namespace(namespace))}/{segment(plural)}"
+        target = Target("list", f"{plural}.{group}" if group else plural, namespace=namespace)
+        found = self._list_pages(path, target, {}, accept=METADATA_ONLY).get("items") or []
+        return sorted(
+            str((item.get("metadata") or {}).get("name") or "")
+            for item in found
+            if isinstance(item, dict) and isinstance(item.get("metadata"), dict)
+        )
 
 
 MAX_LOG_LINE = 16 * 1024 * 1024

@@ -1,48 +1,64 @@
-"""GPUs of the cluster's nodes: what each node offers, what its pods hold, what is free.
+"""GPUs of the cluster, node by node: allocatable, requested, free, and which graphs hold them.
 
-``node_gpu_usage(nodes, pods)`` counts as kube-scheduler does for the extended resource
-``nvidia.com/gpu``: a node offers its ``status.allocatable``; every pod bound to it
-(``spec.nodeName``) that has not terminated (phase neither Succeeded nor Failed) holds its
-request, the larger of its init phase peak and its app containers plus native sidecars; free is
-allocatable minus held (never below zero). For an extended resource the request defaults to the
-limit, and the two must be equal when both are set. The GPU product is the GPU feature
-discovery label ``nvidia.com/gpu.product``. Used by ``why`` (does a Pending pod fit anywhere?)
-and ``gpus`` (the cluster's GPUs).
+Pure: it gets the listed Nodes and Pods (plain dicts) and does the scheduler's arithmetic for
+``nvidia.com/gpu``:
+
+- a node offers ``status.allocatable["nvidia.com/gpu"]`` (absent: the node has no GPUs and is
+  left out); its product is the GPU feature discovery label ``nvidia.com/gpu.product``;
+- a pod holds GPUs on the node it is bound to (``spec.nodeName``) until it terminates (phase
+  Succeeded or Failed): its footprint as ``core.gpus.pod_footprint`` counts it (per container,
+  limits over requests; the larger of the init phase peak and the app phase). DRA claims are
+  not ``nvidia.com/gpu`` extended resources, so a claim counts nothing here;
+- free = allocatable - requested (never below 0); a cordoned node (``spec.unschedulable``)
+  still shows its free GPUs, but ``schedulable`` says no new pod lands there.
+
+The graph a pod belongs to is the operator's label ``nvidia.com/dynamo-graph-deployment-name``
+(on every pod it creates); a GPU pod without it counts as used by no graph (``name`` "").
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_dgd.core.gpus import parse_count
-from kubectl_dgd.core.graph import items, mapping
+from kubectl_dgd.core.gpus import parse_count, pod_footprint
 
-GPU = "nvidia.com/gpu"
+GPU_RESOURCE = "nvidia.com/gpu"
 PRODUCT_LABEL = "nvidia.com/gpu.product"
 GRAPH_LABEL = "nvidia.com/dynamo-graph-deployment-name"
-TERMINATED_PHASES = frozenset({"Succeeded", "Failed"})
+TERMINATED_PHASES = ("Succeeded", "Failed")
+# What the LIST of pods asks the API server to leave out (the same rule, server side).
+ACTIVE_PODS_SELECTOR = "status.phase!=Succeeded,status.phase!=Failed"
 
 
 @dataclass(frozen=True)
-class GpuHolder:
-    """A pod holding GPUs on a node; ``graph`` is its DGD (the operator's label), or ""."""
+class GraphUse:
+    """The GPUs one graph's pods (or pods of no graph: ``name`` "") hold on one node."""
 
     namespace: str
     name: str
     gpus: int
-    graph: str
+    pods: int
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "namespace": self.namespace,
+            "name": self.name,
+            "gpus": self.gpus,
+            "pods": self.pods,
+        }
 
 
-@dataclass(frozen=True)
+@dataclass
 class NodeGpus:
     name: str
     product: str  # "" when the node carries no product label
     allocatable: int
-    requested: int  # held by the node's non-terminated pods
-    schedulable: bool  # Ready and not cordoned
-    holders: tuple[GpuHolder, ...]
+    requested: int
+    schedulable: bool = True
+    pods: int = 0  # pods bound here that hold GPUs
+    used_by: list[GraphUse] = field(default_factory=list)
 
     @property
     def free(self) -> int:
@@ -56,111 +72,113 @@ class NodeGpus:
             "requested": self.requested,
             "free": self.free,
             "schedulable": self.schedulable,
-            "pods": [
-                {"namespace": h.namespace, "name": h.name, "gpus": h.gpus, "graph": h.graph}
-                for h in self.holders
-            ],
+            "pods": self.pods,
+            "usedBy": [use.to_data() for use in self.used_by],
         }
 
 
-@dataclass(frozen=True)
-class ProductGpus:
-    """The GPU nodes of one product (``""``: unlabelled) added up."""
-
-    product: str
-    nodes: int
-    allocatable: int
-    free: int
-    most_free: int  # on any one schedulable node: what a single pod can get
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
 
 
-def _count(value: Any) -> int:
-    if value is None:
-        return 0
-    return parse_count(value) or 0
+def is_active(pod: Mapping[str, Any]) -> bool:
+    """A pod that still holds what it requested (not Succeeded or Failed)."""
+    return _mapping(pod.get("status")).get("phase") not in TERMINATED_PHASES
 
 
-def container_gpu_request(container: Mapping[str, Any]) -> int:
-    resources = mapping(container.get("resources"))
-    requests, limits = mapping(resources.get("requests")), mapping(resources.get("limits"))
-    return _count(requests.get(GPU, limits.get(GPU)))
+def _without_claims(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The pod spec with its containers' DRA claims dropped: they are not nvidia.com/gpu."""
+
+    def strip(containers: Any) -> list[Any]:
+        out = []
+        for container in containers if isinstance(containers, list) else []:
+            if not isinstance(container, Mapping):
+                out.append(container)
+                continue
+            resources = _mapping(container.get("resources"))
+            kept = {k: v for k, v in resources.items() if k != "claims"}
+            out.append({**container, "resources": kept})
+        return out
+
+    return {
+        **spec,
+        "containers": strip(spec.get("containers")),
+        "initContainers": strip(spec.get("initContainers")),
+    }
 
 
-def pod_gpu_request(spec: Mapping[str, Any]) -> int:
-    """The ``nvidia.com/gpu`` the scheduler reserves for a pod of this spec."""
-    sidecars = init_peak = 0
-    for init in items(spec.get("initContainers")):
-        gpus = container_gpu_request(init)
-        if init.get("restartPolicy") == "Always":  # a native sidecar runs on with the app
-            sidecars += gpus
-            init_peak = max(init_peak, sidecars)
-        else:
-            init_peak = max(init_peak, sidecars + gpus)
-    app = sidecars + sum(container_gpu_request(c) for c in items(spec.get("containers")))
-    return max(init_peak, app)
+def pod_gpu_request(pod: Mapping[str, Any]) -> int:
+    """The GPUs the scheduler reserves for one pod (0 when its resources do not count)."""
+    spec = _mapping(pod.get("spec"))
+    count = pod_footprint(_without_claims(spec))
+    return count.value or 0
 
 
-def _schedulable(node: Mapping[str, Any]) -> bool:
-    if mapping(node.get("spec")).get("unschedulable"):
-        return False
-    for condition in items(mapping(node.get("status")).get("conditions")):
-        if condition.get("type") == "Ready":
-            return condition.get("status") == "True"
-    return True  # no conditions reported: assume it takes pods
+def _allocatable(node: Mapping[str, Any]) -> int | None:
+    allocatable = _mapping(_mapping(node.get("status")).get("allocatable"))
+    if GPU_RESOURCE not in allocatable:
+        return None
+    return parse_count(allocatable[GPU_RESOURCE]) or 0
 
 
 def node_gpu_usage(
     nodes: Iterable[Mapping[str, Any]], pods: Iterable[Mapping[str, Any]]
 ) -> list[NodeGpus]:
-    """Every node (by name) with its GPU product, allocatable, requested and free GPUs."""
-    held: dict[str, list[GpuHolder]] = {}
-    for pod in pods:
-        spec, meta = mapping(pod.get("spec")), mapping(pod.get("metadata"))
-        bound = str(spec.get("nodeName") or "")
-        if not bound or mapping(pod.get("status")).get("phase") in TERMINATED_PHASES:
-            continue
-        gpus = pod_gpu_request(spec)
-        if gpus:
-            holder = GpuHolder(
-                str(meta.get("namespace") or ""),
-                str(meta.get("name") or ""),
-                gpus,
-                str(mapping(meta.get("labels")).get(GRAPH_LABEL) or ""),
-            )
-            held.setdefault(bound, []).append(holder)
-    usage = []
+    """One entry per node that offers nvidia.com/gpu, by name; pods bound elsewhere are ignored."""
+    by_name: dict[str, NodeGpus] = {}
     for node in nodes:
-        meta = mapping(node.get("metadata"))
+        allocatable = _allocatable(node)
+        if allocatable is None:
+            continue
+        meta = _mapping(node.get("metadata"))
         name = str(meta.get("name") or "")
-        holders = tuple(sorted(held.get(name, []), key=lambda h: (h.namespace, h.name)))
-        usage.append(
-            NodeGpus(
-                name=name,
-                product=str(mapping(meta.get("labels")).get(PRODUCT_LABEL) or ""),
-                allocatable=_count(
-                    mapping(mapping(node.get("status")).get("allocatable")).get(GPU)
-                ),
-                requested=sum(h.gpus for h in holders),
-                schedulable=_schedulable(node),
-                holders=holders,
-            )
+        by_name[name] = NodeGpus(
+            name=name,
+            product=str(_mapping(meta.get("labels")).get(PRODUCT_LABEL) or ""),
+            allocatable=allocatable,
+            requested=0,
+            schedulable=not _mapping(node.get("spec")).get("unschedulable"),
         )
-    return sorted(usage, key=lambda n: n.name)
+    uses: dict[str, dict[tuple[str, str], list[int]]] = {}
+    for pod in pods:
+        node_name = str(_mapping(pod.get("spec")).get("nodeName") or "")
+        entry = by_name.get(node_name)
+        if entry is None or not is_active(pod):
+            continue
+        gpus = pod_gpu_request(pod)
+        if gpus == 0:
+            continue
+        entry.requested += gpus
+        entry.pods += 1
+        meta = _mapping(pod.get("metadata"))
+        graph = str(_mapping(meta.get("labels")).get(GRAPH_LABEL) or "")
+        key = (str(meta.get("namespace") or ""), graph)
+        held = uses.setdefault(node_name, {}).setdefault(key, [0, 0])
+        held[0] += gpus
+        held[1] += 1
+    for node_name, graphs in uses.items():
+        by_name[node_name].used_by = [
+            GraphUse(namespace, graph, gpus, count)
+            for (namespace, graph), (gpus, count) in sorted(graphs.items())
+        ]
+    return [by_name[name] for name in sorted(by_name)]
 
 
-def by_product(usage: Iterable[NodeGpus]) -> list[ProductGpus]:
-    """The nodes offering GPUs, added up per product (sorted by product)."""
-    groups: dict[str, list[NodeGpus]] = {}
-    for node in usage:
-        if node.allocatable:
-            groups.setdefault(node.product, []).append(node)
+def waiting_for_gpus(pods: Iterable[Mapping[str, Any]]) -> list[GraphUse]:
+    """Live pods that want GPUs and are bound to no node yet (Pending), by namespace and graph."""
+    waiting: dict[tuple[str, str], list[int]] = {}
+    for pod in pods:
+        if _mapping(pod.get("spec")).get("nodeName") or not is_active(pod):
+            continue
+        gpus = pod_gpu_request(pod)
+        if gpus == 0:
+            continue
+        meta = _mapping(pod.get("metadata"))
+        graph = str(_mapping(meta.get("labels")).get(GRAPH_LABEL) or "")
+        held = waiting.setdefault((str(meta.get("namespace") or ""), graph), [0, 0])
+        held[0] += gpus
+        held[1] += 1
     return [
-        ProductGpus(
-            product=product,
-            nodes=len(members),
-            allocatable=sum(n.allocatable for n in members),
-            free=sum(n.free for n in members if n.schedulable),
-            most_free=max((n.free for n in members if n.schedulable), default=0),
-        )
-        for product, members in sorted(groups.items())
+        GraphUse(namespace, graph, gpus, count)
+        for (namespace, graph), (gpus, count) in sorted(waiting.items())
     ]

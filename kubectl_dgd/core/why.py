@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_dgd.core.graph import items, mapping, read_graph
-from kubectl_dgd.core.node_gpus import GPU, PRODUCT_LABEL, NodeGpus, node_gpu_usage, pod_gpu_request
+from kubectl_dgd.core.node_gpus import (
+    GPU_RESOURCE,
+    PRODUCT_LABEL,
+    NodeGpus,
+    node_gpu_usage,
+    pod_gpu_request,
+)
 from kubectl_dgd.core.phase import Phase, graph_phase
 
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
@@ -317,7 +323,7 @@ class _Diagnosis:
             self.missing(kind, missing.group(2), component, obj, "the scheduler")
         elif "unbound immediate PersistentVolumeClaims" in message:
             self.pvc_pending(pod, component, obj, message)
-        elif f"Insufficient {GPU}" in message:
+        elif f"Insufficient {GPU_RESOURCE}" in message:
             self.insufficient_gpu(pod, component, obj, message)
         else:
             self.unschedulable(pod, component, obj, message)
@@ -326,7 +332,7 @@ class _Diagnosis:
         self, pod: Mapping[str, Any], component: str, obj: str, scheduler: str
     ) -> None:
         spec = mapping(pod.get("spec"))
-        need = pod_gpu_request(spec)
+        need = pod_gpu_request(pod)
         product = str(mapping(spec.get("nodeSelector")).get(PRODUCT_LABEL) or "")
         key = (component, INSUFFICIENT_GPU, str(need))
         if key not in self.findings:
@@ -377,7 +383,8 @@ class _Diagnosis:
             details.append(f"  … and {len(ranked) - MAX_NODES_SHOWN} more GPU nodes")
         if not nodes:
             details = [
-                f"No node offers {GPU}" + (f" with {PRODUCT_LABEL}={product}." if product else ".")
+                f"No node offers {GPU_RESOURCE}"
+                + (f" with {PRODUCT_LABEL}={product}." if product else ".")
             ]
         return message, details, action
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
+from kubectl_dgd.core.node_gpus import ACTIVE_PODS_SELECTOR
 from kubectl_dgd.core.why import (
     WhyInput,
     WhyReport,
@@ -33,7 +34,6 @@ from kubectl_dgd.usecases.ports import GraphCluster
 from kubectl_dgd.usecases.tree import list_children
 
 DEFAULT_TAIL = 10
-NOT_TERMINATED = "status.phase!=Succeeded,status.phase!=Failed"
 # kind -> plural of the objects a pod template names and whose existence is checked
 NAMED_KINDS = (
     ("Secret", "secrets"),
@@ -88,7 +88,9 @@ def live_why(
         inputs.nodes = _tolerant(lambda: cluster.list_objects("v1", "nodes", None), warnings)
         if inputs.nodes is not None:
             inputs.node_pods = _tolerant(
-                lambda: cluster.list_objects("v1", "pods", None, field_selector=NOT_TERMINATED),
+                lambda: cluster.list_objects(
+                    "v1", "pods", None, field_selector=ACTIVE_PODS_SELECTOR
+                ),
                 warnings,
             )
     if needs_operator(graph):
