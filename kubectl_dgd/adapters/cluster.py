@@ -206,7 +206,7 @@ class Cluster:
         content_type: str = "application/json",
         timeout: float | None = None,
         deadline: float | None = None,
-        accept: str = "application/json",
+        accept: str | None = None,
     ) -> Any:
         """Send one request; return the raw urllib3 response (status < 400) or raise ours.
 
@@ -219,11 +219,13 @@ class Cluster:
         api = self._api()
         if query:
             path = f"{path}?{urlencode(query)}"
-        headers = {"Accept": accept, "Content-Type": content_type}
+        headers = {"Accept": "application/json", "Content-Type": content_type}
         _, url, headers, body, _ = api.param_serialize(
             method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
         )
         headers = self._impersonating(headers)
+        if accept:  # another representation (list_names: metadata only)
+            headers["Accept"] = accept
         status = 0
         for attempt in range(MAX_RETRIES + 1):
             started = time.perf_counter()
@@ -416,7 +418,7 @@ class Cluster:
         return self._list_pages(path, target, base)
 
     def _list_pages(
-        self, path: str, target: Target, base: dict[str, str], accept: str = "application/json"
+        self, path: str, target: Target, base: dict[str, str], accept: str | None = None
     ) -> dict[str, Any]:
         """One LIST in pages of PAGE_SIZE, as one List object with every page's items."""
         items: list[Any] = []
