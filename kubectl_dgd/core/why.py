@@ -649,7 +649,10 @@ class _Diagnosis:
                     )
                     objects.append(f"Deployment/{meta.get('name')}")
             if not self.inputs.operators and behind:
-                down.append("no Dynamo operator Deployment found in the cluster")
+                down.append(
+                    "no Deployment of it was found (a manager container running "
+                    "kubernetes-operator, or the label app.kubernetes.io/name=dynamo-operator)"
+                )
         if not down and not behind:
             return
         if phase.reported:

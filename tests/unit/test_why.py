@@ -437,3 +437,15 @@ def test_odd_shapes_do_not_raise() -> None:
     p["spec"]["volumes"] = "nope"
     (finding,) = run([p, {"kind": "Pod"}]).findings
     assert "0 restarts" in finding.message
+
+
+def test_never_reported_and_no_operator_found() -> None:
+    g = graph()
+    del g["status"]
+    (finding,) = run([], g, operators=[]).findings
+    assert (finding.reason, finding.severity) == ("OperatorLagging", "error")
+    assert finding.message == (
+        "The Dynamo operator is not running: no Deployment of it was found (a manager container "
+        "running kubernetes-operator, or the label app.kubernetes.io/name=dynamo-operator). The "
+        "operator has never reported on this graph."
+    )
