@@ -373,7 +373,8 @@ class _Diagnosis:
                 f"delete other GPU pods), add a GPU node, or lower {component}'s replicas or "
                 "GPUs per pod."
             )
-        details = ["GPUs per node (free of allocatable):"]
+        details = _per_product(nodes)
+        details.append("GPUs per node (free of allocatable):")
         ranked = sorted(nodes, key=lambda n: (-n.free, n.name))
         for node in ranked[:MAX_NODES_SHOWN]:
             note = "" if node.schedulable else ", not schedulable"
@@ -771,6 +772,20 @@ _POD_REASONS = frozenset(
         CRASH_LOOP,
     }
 )
+
+
+def _per_product(nodes: list[NodeGpus]) -> list[str]:
+    """Free and allocatable GPUs per GPU product, when the nodes carry more than one."""
+    products = sorted({n.product for n in nodes if n.product})
+    if len(products) < 2:
+        return []
+    lines = ["GPUs per product (free of allocatable; the most free on one node):"]
+    for product in products:
+        members = [n for n in nodes if n.product == product]
+        free = sum(n.free for n in members if n.schedulable)
+        most = max((n.free for n in members if n.schedulable), default=0)
+        lines.append(f"  {product}: {free} of {sum(n.allocatable for n in members)}; {most}")
+    return lines
 
 
 def _event_time(event: Mapping[str, Any]) -> str:

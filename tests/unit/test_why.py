@@ -449,3 +449,19 @@ def test_never_reported_and_no_operator_found() -> None:
         "running kubernetes-operator, or the label app.kubernetes.io/name=dynamo-operator). The "
         "operator has never reported on this graph."
     )
+
+
+def test_gpu_finding_adds_up_each_product_when_there_are_several() -> None:
+    b200 = gpu_node("b", 8)
+    b200["metadata"]["labels"]["nvidia.com/gpu.product"] = "B200"
+    p = pod("p-0", "prefill", gpus=16, scheduled=GPU_MESSAGE)
+    held = pod("d-0", node="b", gpus=3)
+    (finding,) = run([p, held], nodes=[gpu_node("a", 4), b200], node_pods=[p, held]).findings
+    assert finding.details == [
+        "GPUs per product (free of allocatable; the most free on one node):",
+        "  B200: 5 of 8; 5",
+        "  H100: 4 of 4; 4",
+        "GPUs per node (free of allocatable):",
+        "  b: 5 of 8 B200",
+        "  a: 4 of 4 H100",
+    ]
