@@ -452,3 +452,11 @@ def test_healthy_graph_requests(apiserver: ApiServer) -> None:
     apiserver.clear_log()
     assert dgd(apiserver, "why", "my-graph").returncode == 0
     assert len(apiserver.request_log) == 14  # GET, 8 tree LISTs, 5 more; no nodes, no operator
+
+
+def test_readme_shows_the_gpu_scenario_as_recorded() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    golden = (root / "tests" / "golden" / "why" / "gpus_80.txt").read_text()
+    assert f"$ kubectl dgd why my-graph\n{golden}```" in (root / "README.md").read_text()
