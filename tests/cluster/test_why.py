@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]
 
+from tests.apiserver.children import gpu_node
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.resources import DGD
 from tests.apiserver.server import ApiServer
-from tests.cluster.conftest import component, dgd
-from tests.cluster.test_tree import _cluster
+from tests.cluster.conftest import component, dgd, graph
+from tests.cluster.test_tree import CHILDREN_CREATED, _cluster
 from tests.conftest import assert_golden, run_cli
 
 # 3 nodes of 4 GPUs: decode's 3 pods of 2 fill gpu-a and half gpu-b, prefill's first pod of 4
@@ -302,6 +304,20 @@ def test_node_selector_and_taints_are_unschedulable(apiserver: ApiServer) -> Non
     assert "nvidia.com/gpu.product=NVIDIA-B200" in finding["action"]
 
 
+def test_untolerated_taint_is_unschedulable(apiserver: ApiServer) -> None:
+    apiserver.store.clock = lambda: CHILDREN_CREATED
+    for name in ("gpu-a", "gpu-b"):
+        tainted = gpu_node(name, 8)
+        tainted["spec"] = {"taints": [{"key": "team", "value": "llm", "effect": "NoSchedule"}]}
+        apiserver.seed(tainted)
+    apiserver.seed(graph(components=[component("decode", "decode", gpus=1)]))
+    OperatorSim(apiserver.store, children=True).settle()
+    (finding,) = _json(apiserver)["findings"]
+    assert finding["reason"] == "Unschedulable"
+    assert finding["message"].endswith("2 node(s) had untolerated taint {team: llm}.")
+    assert finding["action"].startswith("Add a toleration for the taint to decode's podTemplate")
+
+
 def test_operator_lagging_behind_the_latest_change(apiserver: ApiServer) -> None:
     sim = _cluster(apiserver)
     sim.settle()
@@ -455,8 +471,6 @@ def test_healthy_graph_requests(apiserver: ApiServer) -> None:
 
 
 def test_readme_shows_the_gpu_scenario_as_recorded() -> None:
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2]
     golden = (root / "tests" / "golden" / "why" / "gpus_80.txt").read_text()
     assert f"$ kubectl dgd why my-graph\n{golden}```" in (root / "README.md").read_text()
