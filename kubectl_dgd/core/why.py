@@ -367,6 +367,12 @@ class _Diagnosis:
             action = (
                 f"Add a node with at least {need} GPUs, or give {component} fewer GPUs per pod."
             )
+        elif most >= need:
+            action = (
+                "A node has the GPUs free now (they were freed after the scheduler tried): the "
+                "scheduler retries by itself; if the pod stays Pending, look at its other "
+                "constraints (node selector, taints, affinity)."
+            )
         else:
             action = (
                 f"Free {need - most} more {_gpus(need - most)} on one node (scale down or "

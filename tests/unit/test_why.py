@@ -465,3 +465,10 @@ def test_gpu_finding_adds_up_each_product_when_there_are_several() -> None:
         "  b: 5 of 8 B200",
         "  a: 4 of 4 H100",
     ]
+
+
+def test_gpus_freed_since_the_scheduler_tried() -> None:
+    p = pod("p-0", "prefill", gpus=2, scheduled=GPU_MESSAGE)
+    (finding,) = run([p], nodes=[gpu_node("a", 4)], node_pods=[p]).findings
+    assert "the most free on any node is 4" in finding.message
+    assert finding.action.startswith("A node has the GPUs free now")
