@@ -1,4 +1,5 @@
-"""Live-command figures: API requests per command, and ``kubectl dgd status NAME`` against
+"""Live-command figures: API requests per command (and for tree, events and why again at 10x
+the pods: the counts must not grow), and ``kubectl dgd status NAME`` against
 ``kubectl get dgd NAME -o json`` on the same test API server (interleaved, min of RUNS; target
 <= 2.0x), with what ``import kubernetes`` costs of it.
 
@@ -24,10 +25,14 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("list -A", ["list", "-A"]),
     ("rollout status NAME (settled)", ["rollout", "status", "my-graph"]),
     ("status NAME --events", ["status", "my-graph", "--events"]),
+    # before the restart: a restart the operator has not picked up is a finding (exit 1)
+    ("why NAME", ["why", "my-graph"]),
     ("restart NAME --parallel", ["restart", "my-graph", "--parallel"]),
     ("tree NAME", ["tree", "my-graph"]),
     ("events NAME", ["events", "my-graph"]),
 ]
+# Commands whose request count must not grow with the pods: counted again at 10x the pods.
+PER_POD_BOUNDED = ("tree NAME", "events NAME", "why NAME")
 
 # The transport and the configuration object alone, without ``kubernetes/__init__`` and
 # ``kubernetes/client/__init__`` (which import every API class and model): what a slimmed
@@ -47,6 +52,34 @@ def _run(argv: list[str], env: dict[str, str]) -> None:
         raise SystemExit(f"{' '.join(argv)} failed: {proc.stderr.decode()}")
 
 
+def _counts(server: Any, env: dict[str, str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for label, args in COMMANDS:
+        if label in PER_POD_BOUNDED:
+            server.clear_log()
+            _run([str(BIN / "kubectl-dgd"), *args], env)
+            found[label] = [r.verb for r in server.request_log]
+    return found
+
+
+def _pods_type() -> Any:
+    return importlib.import_module("tests.apiserver.resources").PODS
+
+
+def _scale_decode(server: Any, sim: Any, factor: int) -> None:
+    """decode's replicas times ``factor``, and the simulated operator's pods for them."""
+    dgd = importlib.import_module("tests.apiserver.resources").DGD
+
+    def scale(obj: dict[str, Any]) -> dict[str, Any]:
+        for component in obj["spec"]["components"]:
+            if component["name"] == "decode":
+                component["replicas"] = int(component.get("replicas", 1)) * factor
+        return obj
+
+    server.store.patch(dgd, "dynamo", "my-graph", scale)
+    sim.settle()
+
+
 def run() -> list[Row]:
     server_mod: Any = importlib.import_module("tests.apiserver.server")
     graphs: Any = importlib.import_module("tests.cluster.conftest")
@@ -57,8 +90,10 @@ def run() -> list[Row]:
         server.write_kubeconfig(kubeconfig, namespace="dynamo")
         server.seed(graphs.graph())
         # the children the operator builds (pods included), so that tree lists real objects
-        sim: Any = importlib.import_module("tests.apiserver.operator_sim")
-        sim.OperatorSim(server.store, children=True).settle()
+        sim: Any = importlib.import_module("tests.apiserver.operator_sim").OperatorSim(
+            server.store, children=True
+        )
+        sim.settle()
         env = child_env({"KUBECONFIG": str(kubeconfig), "NO_COLOR": "1"})
 
         rows.append(("API requests per command (discovery included):", ""))
@@ -67,6 +102,18 @@ def run() -> list[Row]:
             _run([str(BIN / "kubectl-dgd"), *args], env)
             verbs = [r.verb for r in server.request_log]
             rows.append((f"  {label}", f"{len(verbs)}  ({', '.join(verbs)})"))
+        sim.settle()  # the operator takes up the restart: the graph is Ready again
+        counts = {label: len(verbs) for label, verbs in _counts(server, env).items()}
+        few = sum(1 for _ in server.store.list(_pods_type(), "dynamo")[0])
+        _scale_decode(server, sim, 10)
+        many = sum(1 for _ in server.store.list(_pods_type(), "dynamo")[0])
+        for label, count in _counts(server, env).items():
+            rows.append(
+                (
+                    f"  {label}: {few} pods -> {many} pods",
+                    f"{counts[label]} -> {len(count)} requests",
+                )
+            )
 
         ours = "kubectl dgd status my-graph"
         theirs = "kubectl get dgd my-graph -o json"

@@ -5,7 +5,8 @@ from enum import IntEnum
 
 class Exit(IntEnum):
     OK = 0
-    # validate: error findings; diff: differences found; rollout/restart --wait: failed or timed out.
+    # validate: error findings; diff: differences found; why: a problem found;
+    # rollout/restart --wait: failed or timed out.
     FAILED = 1
     # Bad flags, unreadable or malformed input.
     USAGE = 2

@@ -43,6 +43,8 @@ MAX_ERROR_BODY = 1024 * 1024
 # kubectl: 30 s to dial, 10 s for the TLS handshake; one bound for both here (urllib3 has one).
 CONNECT_TIMEOUT = 10.0
 PAGE_SIZE = 500  # kubectl's --chunk-size default
+# A LIST of object metadata only (kubectl get's server-side form); plain JSON if not served.
+METADATA_ONLY = "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json"
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,7 @@ class Cluster:
         content_type: str = "application/json",
         timeout: float | None = None,
         deadline: float | None = None,
+        accept: str | None = None,
     ) -> Any:
         """Send one request; return the raw urllib3 response (status < 400) or raise ours.
 
@@ -221,6 +224,8 @@ class Cluster:
             method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
         )
         headers = self._impersonating(headers)
+        if accept:  # another representation (list_names: metadata only)
+            headers["Accept"] = accept
         status = 0
         for attempt in range(MAX_RETRIES + 1):
             started = time.perf_counter()
@@ -412,7 +417,9 @@ class Cluster:
         base = {"labelSelector": selector} if selector else {}
         return self._list_pages(path, target, base)
 
-    def _list_pages(self, path: str, target: Target, base: dict[str, str]) -> dict[str, Any]:
+    def _list_pages(
+        self, path: str, target: Target, base: dict[str, str], accept: str | None = None
+    ) -> dict[str, Any]:
         """One LIST in pages of PAGE_SIZE, as one List object with every page's items."""
         items: list[Any] = []
         token, seen = "", set()
@@ -421,12 +428,12 @@ class Cluster:
             if token:
                 query["continue"] = token
             try:
-                page = self._json_object("GET", path, target, query=query)
+                page = self._json_object("GET", path, target, query=query, accept=accept)
             except ApiError as err:
                 if err.status != 410 or not token:
                     raise
                 # the continue token expired mid-list: one full list, as client-go's pager does
-                return self._json_object("GET", path, target, query=base or None)
+                return self._json_object("GET", path, target, query=base or None, accept=accept)
             found = page.get("items")
             items.extend(found if isinstance(found, list) else [])
             token = str((page.get("metadata") or {}).get("continue") or "")
@@ -448,16 +455,26 @@ class Cluster:
         return [str(name) for name in names if name]
 
     def list_objects(
-        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None,
+        selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every object of one kind in a namespace (see the port); items that are not objects
-        are dropped."""
+        """Every object of one kind in a namespace, or cluster-wide when ``namespace`` is None
+        (see the port); items that are not objects are dropped."""
         group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
         prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
-        ns = segment(check_namespace(namespace))
-        path = f"{prefix}/namespaces/{ns}/{segment(plural)}"
-        target = Target("list", f"{plural}.{group}" if group else plural, namespace=namespace)
+        if namespace is None:
+            path = f"{prefix}/{segment(plural)}"
+        else:
+            path = f"{prefix}/namespaces/{segment(check_namespace(namespace))}/{segment(plural)}"
+        resource = f"{plural}.{group}" if group else plural
+        target = Target("list", resource, namespace=namespace or "")
         base = {"labelSelector": selector} if selector else {}
+        if field_selector:
+            base["fieldSelector"] = field_selector
         found = self._list_pages(path, target, base).get("items") or []
         return [item for item in found if isinstance(item, dict)]
 
@@ -621,6 +638,20 @@ class Cluster:
             and (e.get("involvedObject") or {}).get("kind") == KIND
         ]
         return sorted(items, key=_event_time)
+
+    def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
+        """The names of one kind's objects in a namespace, from a metadata-only LIST (the API
+        server then sends no Secret data at all); only the names are kept, whatever came."""
+        group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
+        prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
+        path = f"{prefix}/namespaces/{segment(check_namespace(namespace))}/{segment(plural)}"
+        target = Target("list", f"{plural}.{group}" if group else plural, namespace=namespace)
+        found = self._list_pages(path, target, {}, accept=METADATA_ONLY).get("items") or []
+        return sorted(
+            str((item.get("metadata") or {}).get("name") or "")
+            for item in found
+            if isinstance(item, dict) and isinstance(item.get("metadata"), dict)
+        )
 
 
 MAX_LOG_LINE = 16 * 1024 * 1024

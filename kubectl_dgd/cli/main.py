@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "rollout": "kubectl_dgd.cli.rollout:rollout",
     "diff": "kubectl_dgd.cli.diff:diff",
     "tree": "kubectl_dgd.cli.tree:tree",
+    "why": "kubectl_dgd.cli.why:why",
     "events": "kubectl_dgd.cli.events:events",
     "logs": "kubectl_dgd.cli.logs:logs",
     "completion": "kubectl_dgd.cli.completion:completion",

@@ -26,6 +26,7 @@ DRAWERS: dict[str, str] = {
     "RestartSummary": "kubectl_dgd.output.restart:draw_summary",
     "RestartProgress": "kubectl_dgd.output.restart:draw_progress",
     "TreeView": "kubectl_dgd.output.tree:draw_tree",
+    "WhyReport": "kubectl_dgd.output.why:draw_why",
     "GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",
 }
 

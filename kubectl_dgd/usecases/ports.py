@@ -49,11 +49,18 @@ class GraphCluster(Protocol):
         ...
 
     def list_objects(
-        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None,
+        selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every object of one kind in ``namespace`` (all pages of one LIST). ``api_version`` is
-        ``v1`` or ``group/version``. NotFoundError when the kind is not served (its CRD is not
-        installed); ApiError with status 403 when the LIST is forbidden."""
+        """Every object of one kind in ``namespace`` (all pages of one LIST); None lists every
+        namespace, or a cluster-scoped kind (nodes). ``api_version`` is ``v1`` or
+        ``group/version``. NotFoundError when the kind is not served (its CRD is not installed);
+        ApiError with status 403 when the LIST is forbidden, 400 when the server does not support
+        the field selector."""
         ...
 
     def pod_log(
@@ -69,4 +76,9 @@ class GraphCluster(Protocol):
     ) -> Iterator[str]:
         """The lines (without their newline) of one container's log (``pods/log``); with
         ``follow``, as they come, until the container or the pod ends."""
+        ...
+
+    def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
+        """The names of one kind's objects in ``namespace``, nothing else (for Secrets: never
+        their data). Errors as ``list_objects``."""
         ...

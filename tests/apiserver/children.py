@@ -12,7 +12,15 @@ stays Pending with ``PodScheduled`` False, reason Unschedulable and the schedule
 FailedScheduling Event. With no Node objects at all, pods run without a node. A container whose
 Secret (``env[].valueFrom.secretKeyRef``, ``envFrom[].secretRef``) is missing waits in
 CreateContainerConfigError; ``faults`` (component name -> ImagePullBackOff, CrashLoopBackOff or
-OOMKilled) makes a component's containers fail that way.
+OOMKilled) makes a component's containers fail that way, and with ``logs`` set a crashed
+container leaves a previous log (``crash_logs[component]``, or one default line).
+
+The scheduler also filters nodes as kube-scheduler does before it counts GPUs: a pod whose
+``nodeSelector`` a node's labels do not match, or that does not tolerate a node's NoSchedule
+taint, cannot go there; a PersistentVolumeClaim the pod mounts that is missing or not Bound
+keeps it Pending; the message counts the nodes per reason, as the real one. A pod template's
+``serviceAccountName`` that does not exist stops the ReplicaSet creating pods (a FailedCreate
+Event on it), as the ServiceAccount admission plugin does.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import hashlib
 import json
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.apiserver import errors
 from tests.apiserver.resources import (
@@ -32,11 +40,16 @@ from tests.apiserver.resources import (
     PODCLIQUES,
     PODCLIQUESETS,
     PODS,
+    PVCS,
     REPLICASETS,
     SECRETS,
+    SERVICEACCOUNTS,
     ResourceType,
 )
 from tests.apiserver.store import Obj, Store
+
+if TYPE_CHECKING:
+    from tests.apiserver.podlogs import PodLogs
 
 DGD_LABEL = "nvidia.com/dynamo-graph-deployment-name"
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
@@ -82,6 +95,8 @@ class Children:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.faults: dict[str, str] = {}  # component -> failure mode
+        self.logs: PodLogs | None = None  # where a crashed container's previous log goes
+        self.crash_logs: dict[str, list[str]] = {}  # component -> its previous log's lines
 
     # -- the operator's objects -----------------------------------------------------------------
 
@@ -230,6 +245,8 @@ class Children:
         for index in range(count):
             pod_name = f"{name}-{index}"
             if pod_name not in have:
+                if self._missing_service_account(owner, pod_name, template):
+                    continue
                 pod = self._new_pod(owner, pod_name, labels, template)
                 self._place(pod, cname)
             pod = self.store.get(PODS, namespace, pod_name)
@@ -237,6 +254,24 @@ class Children:
                 self._place(pod, cname)
             ready += _ready(self.store.get(PODS, namespace, pod_name))
         return ready
+
+    def _missing_service_account(self, owner: Obj, pod_name: str, template: Obj) -> bool:
+        namespace = owner["metadata"]["namespace"]
+        account = (template.get("spec") or {}).get("serviceAccountName") or "default"
+        if account == "default":
+            return False  # every namespace has it
+        try:
+            self.store.get(SERVICEACCOUNTS, namespace, account)
+        except errors.ApiError:
+            message = (
+                f'Error creating: pods "{pod_name}" is forbidden: error looking up service '
+                f'account {namespace}/{account}: serviceaccount "{account}" not found'
+            )
+            seen, _ = self.store.list(EVENTS, namespace, lambda e: e.get("message") == message)
+            if not seen:  # the controller retries with back-off; one Event is enough here
+                self.event(owner, "Warning", "FailedCreate", message, "replicaset-controller")
+            return True
+        return False
 
     def _new_pod(self, owner: Obj, name: str, labels: dict[str, str], template: Obj) -> Obj:
         namespace = owner["metadata"]["namespace"]
@@ -252,14 +287,11 @@ class Children:
     def _place(self, pod: Obj, cname: str) -> None:
         namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
         now = self.store.clock().strftime("%Y-%m-%dT%H:%M:%SZ")
-        wanted = pod_gpus(pod["spec"])
         nodes, _ = self.store.list(NODES, None)
         node_name = ""
         if nodes:
-            free = self.free_gpus()
-            fits = [n for n in sorted(free) if free[n] >= wanted]
+            message, fits = self._filter(pod, nodes)
             if not fits:
-                message = f"0/{len(nodes)} nodes are available: {len(nodes)} Insufficient {GPU}."
                 status = {
                     "phase": "Pending",
                     "conditions": [
@@ -291,6 +323,55 @@ class Children:
             )
         self.store.write_status(PODS, namespace, name, self._run(pod, cname, now))
 
+    def _filter(self, pod: Obj, nodes: list[Obj]) -> tuple[str, list[str]]:
+        """The nodes (by name) the pod fits, or the scheduler's message why none does."""
+        spec = pod["spec"]
+        total = len(nodes)
+        claim = self._unbound_claim(pod)
+        if claim:
+            return f"0/{total} nodes are available: {claim}.", []
+        wanted = pod_gpus(spec)
+        free = self.free_gpus()
+        selector = spec.get("nodeSelector") or {}
+        tolerated = {t.get("key") for t in spec.get("tolerations") or []}
+        reasons: dict[str, int] = {}
+        fits = []
+        for node in sorted(nodes, key=lambda n: str(n["metadata"]["name"])):
+            node_labels = node["metadata"].get("labels") or {}
+            taints = [
+                t
+                for t in (node.get("spec") or {}).get("taints") or []
+                if t.get("effect") == "NoSchedule" and t.get("key") not in tolerated
+            ]
+            if any(node_labels.get(k) != v for k, v in selector.items()):
+                why = "node(s) didn't match Pod's node affinity/selector"
+            elif taints:
+                taint = taints[0]
+                why = f"node(s) had untolerated taint {{{taint['key']}: {taint.get('value', '')}}}"
+            elif free.get(node["metadata"]["name"], 0) < wanted:
+                why = f"Insufficient {GPU}"
+            else:
+                fits.append(str(node["metadata"]["name"]))
+                continue
+            reasons[why] = reasons.get(why, 0) + 1
+        counted = ", ".join(f"{count} {why}" for why, count in sorted(reasons.items()))
+        return f"0/{total} nodes are available: {counted}.", fits
+
+    def _unbound_claim(self, pod: Obj) -> str:
+        """The scheduler's words for a claimed volume that is missing or not Bound, or ""."""
+        namespace = pod["metadata"]["namespace"]
+        for volume in pod["spec"].get("volumes") or []:
+            claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
+            if not claim:
+                continue
+            try:
+                pvc = self.store.get(PVCS, namespace, claim)
+            except errors.ApiError:
+                return f'persistentvolumeclaim "{claim}" not found'
+            if (pvc.get("status") or {}).get("phase") != "Bound":
+                return "pod has unbound immediate PersistentVolumeClaims"
+        return ""
+
     def _run(self, pod: Obj, cname: str, now: str) -> Obj:
         """The status the kubelet would report for the pod's containers."""
         fault = self.faults.get(cname) or self._missing_secret(pod)
@@ -316,6 +397,15 @@ class Children:
                 entry["lastState"] = {
                     "terminated": {"exitCode": code, "reason": reason, "finishedAt": now}
                 }
+                if self.logs is not None:
+                    lines = self.crash_logs.get(cname) or [f"{cname}: exiting with code {code}"]
+                    self.logs.append(
+                        pod["metadata"]["namespace"],
+                        pod["metadata"]["name"],
+                        *lines,
+                        container=entry["name"],
+                        previous=True,
+                    )
                 self.event(
                     pod,
                     "Warning",

@@ -369,6 +369,9 @@ class Handler(BaseHTTPRequestHandler):
                 self._send_json(200, to_table(rt, items, rv, store.clock()))
                 return
             items, meta = paginate(items, rv, query)
+            if self._wants_metadata_only():  # metadata only: a Secret's data is never sent
+                self._send_json(200, metadata_only_list(items, meta))
+                return
             self._send_json(
                 200,
                 {
@@ -545,6 +548,9 @@ class Handler(BaseHTTPRequestHandler):
     def _wants_table(self) -> bool:
         return "as=Table" in self.headers.get("Accept", "")
 
+    def _wants_metadata_only(self) -> bool:
+        return "as=PartialObjectMetadataList" in self.headers.get("Accept", "")
+
     def _read_body(self) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             body = b""
@@ -583,3 +589,20 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def metadata_only_list(items: list[Obj], meta: Obj) -> Obj:
+    """A ``PartialObjectMetadataList`` (meta.k8s.io/v1): each item's kind and metadata only."""
+    return {
+        "apiVersion": "meta.k8s.io/v1",
+        "kind": "PartialObjectMetadataList",
+        "metadata": meta,
+        "items": [
+            {
+                "apiVersion": "meta.k8s.io/v1",
+                "kind": "PartialObjectMetadata",
+                "metadata": i["metadata"],
+            }
+            for i in items
+        ],
+    }

@@ -130,6 +130,25 @@ SECRETS = ResourceType(
     field_labels=("metadata.name", "metadata.namespace", "type"),
 )
 
+PVCS = ResourceType(
+    group="",
+    version="v1",
+    plural="persistentvolumeclaims",
+    kind="PersistentVolumeClaim",
+    singular="persistentvolumeclaim",
+    short_names=("pvc",),
+    status_subresource=True,
+)
+
+SERVICEACCOUNTS = ResourceType(
+    group="",
+    version="v1",
+    plural="serviceaccounts",
+    kind="ServiceAccount",
+    singular="serviceaccount",
+    short_names=("sa",),
+)
+
 CRDS = ResourceType(
     group="apiextensions.k8s.io",
     version="v1",
@@ -231,6 +250,8 @@ DEFAULT_TYPES: tuple[ResourceType, ...] = (
     EVENTS,
     CONFIGMAPS,
     SECRETS,
+    PVCS,
+    SERVICEACCOUNTS,
     CRDS,
     DGD,
     DCD,

@@ -25,7 +25,11 @@ Emulated, as kube-apiserver behaves where kubectl-dgd and kubectl depend on it:
   status.phase) and nodes, apps/v1 Deployments and ReplicaSets, events.k8s.io/v1 Events served
   from the core Events' storage (eventsv1.py), Grove (grove.io) and LeaderWorkerSet kinds that
   404 until ``install_addon``, and ``pods/log`` (podlogs.py: container, previous, tailLines,
-  sinceSeconds, follow); the simulated operator's children and scheduler are children.py;
+  sinceSeconds, follow); the simulated operator's children and scheduler are children.py
+  (pods in ImagePullBackOff, CrashLoopBackOff with a previous log, OOMKilled,
+  CreateContainerConfigError; a scheduler filtering by node selector, taint, claimed volume
+  and GPUs); core/v1 PersistentVolumeClaims and ServiceAccounts; metadata-only LISTs
+  (``Accept: ...;as=PartialObjectMetadataList``: no Secret data sent);
 - faults (faults.py): 403 for a verb and resource, the next N requests 500/503, delays, a
   callback between two requests; a request log for counting requests.
 

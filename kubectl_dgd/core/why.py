@@ -1,0 +1,845 @@
+"""``why NAME``: why a graph is not Ready, root cause first, one finding per problem.
+
+Pure: it gets what the use case read (the graph, the objects below it, the namespace's Events,
+the names of its Secrets, ConfigMaps and ServiceAccounts, its PVCs, the nodes and the pods that
+hold their GPUs, the operator's Deployments, previous logs of crash-looping containers) and
+returns findings. Anything it was not given (None: not read, e.g. forbidden) is not judged.
+Secrets come as names only: no value can reach a finding.
+
+Reasons are a stable set (REASONS, documented in docs/why.md); findings are ordered by how far
+up the chain of cause their reason sits (a stopped operator explains everything below it; a
+missing Secret explains the pod that cannot start; a rollout blocked by Pending pods is a
+consequence of why they are Pending), then by component in spec order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_dgd.core.graph import items, mapping, read_graph
+from kubectl_dgd.core.node_gpus import (
+    GPU_RESOURCE,
+    PRODUCT_LABEL,
+    NodeGpus,
+    node_gpu_usage,
+    pod_gpu_request,
+)
+from kubectl_dgd.core.phase import Phase, graph_phase
+
+COMPONENT_LABEL = "nvidia.com/dynamo-component"
+
+OPERATOR_DOWN = "OperatorLagging"  # the operator's pods do not run (ranked first)
+FAILED = "Failed"
+MISSING_REFERENCE = "MissingReference"
+PVC_PENDING = "PVCPending"
+INSUFFICIENT_GPU = "InsufficientGPU"
+UNSCHEDULABLE = "Unschedulable"
+IMAGE_PULL = "ImagePull"
+OOM_KILLED = "OOMKilled"
+CRASH_LOOP = "CrashLoop"
+ROLLOUT_BLOCKED = "RolloutBlocked"
+OPERATOR_LAGGING = "OperatorLagging"
+
+# The documented set, in root-cause order (OperatorLagging ranks first when the operator is
+# down, last when it only has not caught up yet).
+REASONS = (
+    OPERATOR_LAGGING,
+    FAILED,
+    MISSING_REFERENCE,
+    PVC_PENDING,
+    INSUFFICIENT_GPU,
+    UNSCHEDULABLE,
+    IMAGE_PULL,
+    OOM_KILLED,
+    CRASH_LOOP,
+    ROLLOUT_BLOCKED,
+)
+ERROR = "error"
+WARNING = "warning"
+
+IMAGE_PULL_WAITING = ("ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull")
+START_FAILURES = ("CreateContainerError", "RunContainerError", "StartError")
+# Objects every namespace has (Kubernetes makes them), never reported missing.
+ALWAYS_THERE = {("ServiceAccount", "default"), ("ConfigMap", "kube-root-ca.crt")}
+# 'secret "hf-token" not found', 'configmap "x" not found', kubelet and scheduler words.
+_NOT_FOUND = re.compile(
+    r'(secret|configmap|persistentvolumeclaim|serviceaccount)s? "([^"]+)" not found', re.I
+)
+_KINDS = {
+    "secret": "Secret",
+    "configmap": "ConfigMap",
+    "persistentvolumeclaim": "PersistentVolumeClaim",
+    "serviceaccount": "ServiceAccount",
+}
+MAX_NODES_SHOWN = 5
+MAX_LOGS = 5  # previous logs read per run: one per crash-looping component and container
+
+
+@dataclass
+class Finding:
+    component: str | None  # None: about the graph as a whole (the operator, its state)
+    severity: str
+    reason: str
+    message: str  # what is wrong, with the figures
+    objects: list[str]  # "Kind/name"
+    action: str = ""  # what to do
+    details: list[str] = field(default_factory=list)  # supporting lines (nodes, log lines)
+    rank: int = field(default=0, compare=False)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "component": self.component,
+            "severity": self.severity,
+            "reason": self.reason,
+            "message": self.message,
+            "objects": list(self.objects),
+            "action": self.action,
+            "details": list(self.details),
+        }
+
+
+@dataclass
+class WhyReport:
+    name: str
+    namespace: str
+    ready: bool
+    findings: list[Finding]
+    pods: int = 0  # the graph's pods, for the text's summary
+    ready_pods: int = 0
+    width: int = 80  # of the terminal, for text; not part of the data
+    warnings: list[str] = field(default_factory=list)  # LISTs refused; on stderr, not data
+
+    @property
+    def ok(self) -> bool:
+        return self.ready and not self.findings
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "namespace": self.namespace,
+            "ready": self.ready,
+            "findings": [f.to_data() for f in self.findings],
+        }
+
+
+@dataclass
+class WhyInput:
+    """What ``why`` looks at. None: the use case could not read it (forbidden, not asked)."""
+
+    graph: Mapping[str, Any]
+    objects: Sequence[Mapping[str, Any]]  # usecases/tree.list_children
+    events: Sequence[Mapping[str, Any]] | None = None
+    names: Mapping[str, set[str] | None] = field(default_factory=dict)  # kind -> names
+    pvcs: Sequence[Mapping[str, Any]] | None = None
+    nodes: Sequence[Mapping[str, Any]] | None = None
+    node_pods: Sequence[Mapping[str, Any]] | None = None  # pods of every namespace (GPU holders)
+    operators: Sequence[Mapping[str, Any]] | None = None  # the operator's Deployments
+    previous_logs: Mapping[tuple[str, str], list[str]] = field(default_factory=dict)
+
+
+# -- reading pods ---------------------------------------------------------------------------
+
+
+def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    return mapping(obj.get("metadata"))
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    return str(_meta(obj).get("name") or "")
+
+
+def _component(obj: Mapping[str, Any]) -> str:
+    return str(mapping(_meta(obj).get("labels")).get(COMPONENT_LABEL) or "")
+
+
+def _statuses(pod: Mapping[str, Any]) -> list[dict[str, Any]]:
+    status = mapping(pod.get("status"))
+    return items(status.get("initContainerStatuses")) + items(status.get("containerStatuses"))
+
+
+def _unscheduled(pod: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The pod's PodScheduled=False condition, when it is Pending on the scheduler."""
+    status = mapping(pod.get("status"))
+    if status.get("phase") not in (None, "Pending") or mapping(pod.get("spec")).get("nodeName"):
+        return None
+    for condition in items(status.get("conditions")):
+        if condition.get("type") == "PodScheduled" and condition.get("status") == "False":
+            return condition
+    return None
+
+
+def _is_ready(pod: Mapping[str, Any]) -> bool:
+    conditions = items(mapping(pod.get("status")).get("conditions"))
+    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
+
+
+def graph_pods(inputs: WhyInput) -> list[Mapping[str, Any]]:
+    pods: list[Mapping[str, Any]] = [o for o in inputs.objects if o.get("kind") == "Pod"]
+    return sorted(pods, key=_name)
+
+
+def pending_on_scheduler(pods: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether any pod waits for the scheduler (then the nodes are worth reading)."""
+    return any(_unscheduled(pod) is not None for pod in pods)
+
+
+def crash_looping(pods: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(pod, container) whose previous log to read: the first pod (by name) of each component
+    and container in a crash loop that is not an OOM kill, at most MAX_LOGS."""
+    wanted: dict[tuple[str, str], tuple[str, str]] = {}
+    for pod in sorted(pods, key=_name):
+        for container in _statuses(pod):
+            waiting = mapping(mapping(container.get("state")).get("waiting"))
+            last = mapping(mapping(container.get("lastState")).get("terminated"))
+            if waiting.get("reason") == "CrashLoopBackOff" and last.get("reason") != "OOMKilled":
+                key = (_component(pod), str(container.get("name") or ""))
+                wanted.setdefault(key, (_name(pod), key[1]))
+    return list(wanted.values())[:MAX_LOGS]
+
+
+def needs_operator(graph: Mapping[str, Any]) -> bool:
+    """Whether to look at the operator: the graph is not Ready, or not observed yet."""
+    phase = graph_phase(read_graph(dict(graph)))
+    return not phase.reported or phase.unobserved or not phase.ready or phase.failed
+
+
+# -- references -----------------------------------------------------------------------------
+
+
+def _refs(spec: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(kind, name, where, key) of every object a pod spec needs to exist (optional ones left
+    out); ``key`` is the Secret's or ConfigMap's key an env entry reads, else ""."""
+    found: list[tuple[str, str, str, str]] = []
+
+    def add(kind: str, ref: Mapping[str, Any], field_: str, where: str) -> None:
+        name = ref.get(field_)
+        if name and not ref.get("optional"):
+            found.append((kind, str(name), where, str(ref.get("key") or "")))
+
+    for container in items(spec.get("initContainers")) + items(spec.get("containers")):
+        cname = str(container.get("name") or "")
+        for env in items(container.get("env")):
+            source = mapping(env.get("valueFrom"))
+            where = f"env {env.get('name')} of container {cname}"
+            add("Secret", mapping(source.get("secretKeyRef")), "name", where)
+            add("ConfigMap", mapping(source.get("configMapKeyRef")), "name", where)
+        for env in items(container.get("envFrom")):
+            where = f"envFrom of container {cname}"
+            add("Secret", mapping(env.get("secretRef")), "name", where)
+            add("ConfigMap", mapping(env.get("configMapRef")), "name", where)
+    for volume in items(spec.get("volumes")):
+        where = f"volume {volume.get('name')}"
+        add("Secret", mapping(volume.get("secret")), "secretName", where)
+        add("ConfigMap", mapping(volume.get("configMap")), "name", where)
+        add(
+            "PersistentVolumeClaim",
+            mapping(volume.get("persistentVolumeClaim")),
+            "claimName",
+            where,
+        )
+        for source in items(mapping(volume.get("projected")).get("sources")):
+            add("Secret", mapping(source.get("secret")), "name", where)
+            add("ConfigMap", mapping(source.get("configMap")), "name", where)
+    account = spec.get("serviceAccountName") or spec.get("serviceAccount")
+    if account:
+        found.append(("ServiceAccount", str(account), "serviceAccountName", ""))
+    return found
+
+
+def _pull_secrets(spec: Mapping[str, Any]) -> list[str]:
+    return [str(s.get("name")) for s in items(spec.get("imagePullSecrets")) if s.get("name")]
+
+
+# -- the diagnosis --------------------------------------------------------------------------
+
+
+class _Diagnosis:
+    def __init__(self, inputs: WhyInput) -> None:
+        self.inputs = inputs
+        self.graph = read_graph(dict(inputs.graph))
+        self.phase: Phase = graph_phase(self.graph)
+        meta = _meta(inputs.graph)
+        self.name = str(meta.get("name") or "")
+        self.namespace = str(meta.get("namespace") or "")
+        self.pods = graph_pods(inputs)
+        self.order = {c.name: i for i, c in enumerate(self.graph.components)}
+        self.findings: dict[tuple[str, str, str], Finding] = {}
+        self.usage: list[NodeGpus] | None = None
+        self.gpu_tails: dict[tuple[str, str, str], tuple[str, list[str], str]] = {}
+        if inputs.nodes is not None:
+            self.usage = node_gpu_usage(inputs.nodes, inputs.node_pods or self.pods)
+        # pod -> the messages of its Warning Events, newest last
+        self.warnings: dict[str, list[str]] = {}
+        for event in sorted(inputs.events or [], key=_event_time):
+            regarding = mapping(event.get("involvedObject"))
+            if event.get("type") == "Warning":
+                key = f"{regarding.get('kind')}/{regarding.get('name')}"
+                self.warnings.setdefault(key, []).append(str(event.get("message") or ""))
+
+    def add(
+        self,
+        key: str,
+        component: str | None,
+        reason: str,
+        message: str,
+        obj: str,
+        action: str = "",
+        details: list[str] | None = None,
+        severity: str = ERROR,
+    ) -> Finding:
+        """One finding per (component, reason, key); a second object joins the first one's."""
+        index = (component or "", reason, key)
+        found = self.findings.get(index)
+        if found is None:
+            found = Finding(component or None, severity, reason, message, [], action, details or [])
+            self.findings[index] = found
+        if obj and obj not in found.objects:
+            found.objects.append(obj)
+        return found
+
+    # -- pods -----------------------------------------------------------------------------
+
+    def pod(self, pod: Mapping[str, Any]) -> None:
+        condition = _unscheduled(pod)
+        if condition is not None:
+            self.scheduling(pod, condition)
+            return
+        for container in _statuses(pod):
+            if self.container(pod, container):
+                return
+        self.mount_failures(pod)
+
+    def scheduling(self, pod: Mapping[str, Any], condition: Mapping[str, Any]) -> None:
+        component, obj = _component(pod), f"Pod/{_name(pod)}"
+        message = str(condition.get("message") or "")
+        if not message:
+            message = (self.warnings.get(obj) or [str(condition.get("reason") or "")])[-1]
+        missing = _NOT_FOUND.search(message)
+        if missing:
+            kind = _KINDS[missing.group(1).lower()]
+            self.missing(kind, missing.group(2), component, obj, "the scheduler")
+        elif "unbound immediate PersistentVolumeClaims" in message:
+            self.pvc_pending(pod, component, obj, message)
+        elif f"Insufficient {GPU_RESOURCE}" in message:
+            self.insufficient_gpu(pod, component, obj, message)
+        else:
+            self.unschedulable(pod, component, obj, message)
+
+    def insufficient_gpu(
+        self, pod: Mapping[str, Any], component: str, obj: str, scheduler: str
+    ) -> None:
+        spec = mapping(pod.get("spec"))
+        need = pod_gpu_request(pod)
+        product = str(mapping(spec.get("nodeSelector")).get(PRODUCT_LABEL) or "")
+        key = (component, INSUFFICIENT_GPU, str(need))
+        if key not in self.findings:
+            tail, details, action = self.gpu_words(component, need, product)
+            if "," in scheduler.split(":", 1)[-1]:  # other nodes were ruled out for other causes
+                details = [f"The scheduler: {scheduler}", *details]
+            self.gpu_tails[key] = (tail, details, action)
+        tail, details, action = self.gpu_tails[key]
+        found = self.add(str(need), component, INSUFFICIENT_GPU, "", obj, action, details)
+        count = sum(o.startswith("Pod/") for o in found.objects)
+        found.message = ("1 pod needs " if count == 1 else f"{count} pods need ") + tail
+
+    def gpu_words(self, component: str, need: int, product: str) -> tuple[str, list[str], str]:
+        """The GPU finding's message (after "N pods need"), node lines and action."""
+        where = f"one {product} node" if product else "one node"
+        message = f"{need} {_gpus(need)} on {where}"
+        if self.usage is None:
+            return (
+                message + " (the nodes could not be read).",
+                [],
+                f"Free {need} {_gpus(need)} on {where}, or give {component} fewer GPUs per pod.",
+            )
+        nodes = [n for n in self.usage if n.allocatable and (not product or n.product == product)]
+        usable = [n for n in nodes if n.schedulable]
+        most = max((n.free for n in usable), default=0)
+        biggest = max((n.allocatable for n in usable), default=0)
+        total_free = sum(n.free for n in usable)
+        message += f"; the most free on any node is {most}"
+        message += f" ({total_free} free of {sum(n.allocatable for n in nodes)} in the cluster)."
+        if biggest < need:
+            message += f" No node has {need} {_gpus(need)} at all (the largest has {biggest})."
+            action = (
+                f"Add a node with at least {need} GPUs, or give {component} fewer GPUs per pod."
+            )
+        elif most >= need:
+            action = (
+                "A node has the GPUs free now (they were freed after the scheduler tried): the "
+                "scheduler retries by itself; if the pod stays Pending, look at its other "
+                "constraints (node selector, taints, affinity)."
+            )
+        else:
+            action = (
+                f"Free {need - most} more {_gpus(need - most)} on one node (scale down or "
+                f"delete other GPU pods), add a GPU node, or lower {component}'s replicas or "
+                "GPUs per pod."
+            )
+        details = _per_product(nodes)
+        details.append("GPUs per node (free of allocatable):")
+        ranked = sorted(nodes, key=lambda n: (-n.free, n.name))
+        for node in ranked[:MAX_NODES_SHOWN]:
+            note = "" if node.schedulable else ", not schedulable"
+            product_note = f" {node.product}" if node.product else ""
+            details.append(f"  {node.name}: {node.free} of {node.allocatable}{product_note}{note}")
+        if len(ranked) > MAX_NODES_SHOWN:
+            details.append(f"  … and {len(ranked) - MAX_NODES_SHOWN} more GPU nodes")
+        if not nodes:
+            details = [
+                f"No node offers {GPU_RESOURCE}"
+                + (f" with {PRODUCT_LABEL}={product}." if product else ".")
+            ]
+        return message, details, action
+
+    def unschedulable(self, pod: Mapping[str, Any], component: str, obj: str, message: str) -> None:
+        spec = mapping(pod.get("spec"))
+        selector = mapping(spec.get("nodeSelector"))
+        if "untolerated taint" in message:
+            action = (
+                f"Add a toleration for the taint to {component}'s podTemplate, or remove the "
+                "taint from the nodes meant for it."
+            )
+        elif "node affinity/selector" in message:
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(selector.items()))
+            action = (
+                f"Fix {component}'s nodeSelector or affinity"
+                + (f" ({shown})" if shown else "")
+                + ", or label the nodes meant for it."
+            )
+        elif "Insufficient" in message:
+            action = f"Lower {component}'s resource requests, or add capacity."
+        else:
+            action = "Act on the scheduler's message."
+        key = _scheduler_key(message)
+        self.add(key, component, UNSCHEDULABLE, f"Pods cannot be scheduled: {message}", obj, action)
+
+    def pvc_pending(self, pod: Mapping[str, Any], component: str, obj: str, message: str) -> None:
+        claims = [
+            str(mapping(v.get("persistentVolumeClaim")).get("claimName"))
+            for v in items(mapping(pod.get("spec")).get("volumes"))
+            if mapping(v.get("persistentVolumeClaim")).get("claimName")
+        ]
+        by_name = {_name(p): p for p in self.inputs.pvcs or []}
+        pending = [
+            c for c in claims if mapping(by_name.get(c, {}).get("status")).get("phase") != "Bound"
+        ]
+        for claim in pending or claims or [""]:
+            pvc = by_name.get(claim, {})
+            cls = str(mapping(pvc.get("spec")).get("storageClassName") or "")
+            phase = str(mapping(pvc.get("status")).get("phase") or "Pending")
+            text = f"PersistentVolumeClaim {claim} is {phase}" if claim else message
+            if cls:
+                text += f" (storage class {cls})"
+            found = self.add(
+                claim,
+                component,
+                PVC_PENDING,
+                text + ", so the pods that mount it cannot be scheduled.",
+                f"PersistentVolumeClaim/{claim}" if claim else "",
+                f"Check the claim's storage class and provisioner: kubectl describe pvc {claim} "
+                f"-n {self.namespace}.",
+                (self.warnings.get(f"PersistentVolumeClaim/{claim}") or [])[-1:],
+            )
+            if obj not in found.objects:
+                found.objects.append(obj)
+
+    def container(self, pod: Mapping[str, Any], container: Mapping[str, Any]) -> bool:
+        """A finding for one container's trouble; whether there was one."""
+        component, obj = _component(pod), f"Pod/{_name(pod)}"
+        cname = str(container.get("name") or "")
+        state = mapping(container.get("state"))
+        waiting = mapping(state.get("waiting"))
+        reason = str(waiting.get("reason") or "")
+        text = str(waiting.get("message") or "")
+        last = mapping(mapping(container.get("lastState")).get("terminated"))
+        terminated = mapping(state.get("terminated"))
+        restarts = _int(container.get("restartCount"))
+        if reason in IMAGE_PULL_WAITING:
+            self.image_pull(pod, container, component, obj, reason, text)
+        elif reason == "CreateContainerConfigError":
+            missing = _NOT_FOUND.search(text)
+            if missing:
+                kind = _KINDS[missing.group(1).lower()]
+                self.missing(kind, missing.group(2), component, obj, f"container {cname}")
+            else:
+                self.add(
+                    text,
+                    component,
+                    MISSING_REFERENCE,
+                    f"Container {cname} cannot be created: {text}",
+                    obj,
+                    f"Create what the message names, or fix {component}'s podTemplate.",
+                )
+        elif _oom_killed(reason, last, terminated) and not _is_ready(pod):
+            self.oom(pod, cname, component, obj, restarts)
+        elif reason == "CrashLoopBackOff":
+            self.crash(pod, cname, component, obj, last, restarts)
+        elif reason in START_FAILURES:
+            self.add(
+                cname,
+                component,
+                CRASH_LOOP,
+                f"Container {cname} of {component} cannot start: {reason}: {text}".rstrip(": "),
+                obj,
+                f"Fix the command, image or mounts of {cname} in {component}'s podTemplate.",
+            )
+        else:
+            return False
+        return True
+
+    def image_pull(
+        self,
+        pod: Mapping[str, Any],
+        container: Mapping[str, Any],
+        component: str,
+        obj: str,
+        reason: str,
+        text: str,
+    ) -> None:
+        cname = str(container.get("name") or "")
+        image = str(container.get("image") or "")
+        message = f'Container {cname} of {component} cannot pull image "{image}": {reason}'
+        if text:
+            message += f": {text}"
+        pulled = (self.warnings.get(obj) or [])[-1:]
+        details = [f"Last Event: {pulled[0]}"] if pulled and pulled[0] not in text else []
+        action = "Check that the image name and tag exist and the registry is reachable"
+        secrets = _pull_secrets(mapping(pod.get("spec")))
+        known = self.inputs.names.get("Secret")
+        gone = [s for s in secrets if known is not None and s not in known]
+        if gone:
+            action += f"; the pull Secret {', '.join(gone)} does not exist: create it"
+        elif not secrets:
+            action += "; for a private registry, set imagePullSecrets in the podTemplate"
+        self.add(
+            f"{cname} {image}", component, IMAGE_PULL, message + ".", obj, action + ".", details
+        )
+
+    def oom(
+        self, pod: Mapping[str, Any], cname: str, component: str, obj: str, restarts: int
+    ) -> None:
+        limit = ""
+        for spec in items(mapping(pod.get("spec")).get("containers")):
+            if spec.get("name") == cname:
+                limit = str(
+                    mapping(mapping(spec.get("resources")).get("limits")).get("memory") or ""
+                )
+        bound = f"its memory limit {limit}" if limit else "the node's memory (no memory limit)"
+        self.add(
+            cname,
+            component,
+            OOM_KILLED,
+            f"Container {cname} of {component} was killed for using more than {bound}"
+            f" (exit code 137, {restarts} {_restarts(restarts)}).",
+            obj,
+            f"Raise resources.limits.memory of {cname} in {component}'s podTemplate"
+            if limit
+            else f"Set a memory limit of {cname} in {component}'s podTemplate that the model "
+            "fits in, or lower its memory use.",
+        )
+
+    def crash(
+        self,
+        pod: Mapping[str, Any],
+        cname: str,
+        component: str,
+        obj: str,
+        last: Mapping[str, Any],
+        restarts: int,
+    ) -> None:
+        code = last.get("exitCode")
+        why = str(last.get("reason") or "")
+        exited = f"exited with code {code}" if code is not None else "keeps exiting"
+        message = (
+            f"Container {cname} of {component} is in a crash loop: it {exited}"
+            + (f" ({why})" if why else "")
+            + f", {restarts} {_restarts(restarts)}."
+        )
+        found = self.findings.get((component, CRASH_LOOP, cname))
+        details: list[str] = []
+        lines = self.inputs.previous_logs.get((_name(pod), cname))
+        if found is None and lines is not None:
+            details = [f"Last lines of the previous container of pod {_name(pod)}:"]
+            details += [f"  {line}" for line in lines] or ["  (the log is empty)"]
+        self.add(
+            cname,
+            component,
+            CRASH_LOOP,
+            message,
+            obj,
+            f"Fix what the log shows; more with: kubectl logs -n {self.namespace} {_name(pod)} "
+            f"-c {cname} --previous",
+            details,
+        )
+
+    def child_events(self) -> None:
+        """A controller below the graph that cannot create its pods for a missing object
+        (a ReplicaSet's FailedCreate: the ServiceAccount does not exist)."""
+        for obj in self.inputs.objects:
+            if obj.get("kind") == "Pod":
+                continue
+            key = f"{obj.get('kind')}/{_name(obj)}"
+            for text in self.warnings.get(key, [])[-1:]:
+                missing = _NOT_FOUND.search(text)
+                if missing:
+                    kind = _KINDS[missing.group(1).lower()]
+                    self.missing(kind, missing.group(2), _component(obj), key, "the pods")
+
+    def mount_failures(self, pod: Mapping[str, Any]) -> None:
+        """A pod stuck creating its containers because a volume's object is missing."""
+        obj = f"Pod/{_name(pod)}"
+        for text in self.warnings.get(obj, []):
+            missing = _NOT_FOUND.search(text)
+            if missing and "MountVolume" in text:
+                kind = _KINDS[missing.group(1).lower()]
+                self.missing(kind, missing.group(2), _component(pod), obj, "a volume")
+
+    # -- references --------------------------------------------------------------------------
+
+    def missing(
+        self, kind: str, name: str, component: str, obj: str, where: str, key: str = ""
+    ) -> None:
+        namespace = self.namespace
+        create = {
+            "Secret": f"kubectl create secret generic {name} -n {namespace} "
+            f"--from-literal={key or '<key>'}=<value>",
+            "ConfigMap": f"kubectl create configmap {name} -n {namespace} --from-file=<file>",
+            "ServiceAccount": f"kubectl create serviceaccount {name} -n {namespace}",
+            "PersistentVolumeClaim": f"create the PersistentVolumeClaim {name} in {namespace}",
+        }[kind]
+        found = self.add(
+            f"{kind}/{name}",
+            component,
+            MISSING_REFERENCE,
+            f"{kind} {name}, named by {where} of {component}, does not exist in {namespace}.",
+            f"{kind}/{name}",
+            f"Create it ({create}), or fix the name in {component}'s podTemplate.",
+        )
+        if obj and obj not in found.objects:
+            found.objects.append(obj)
+
+    def references(self) -> None:
+        """Objects the components' pod templates (and the pods) name that do not exist."""
+        pvcs = None if self.inputs.pvcs is None else {_name(p) for p in self.inputs.pvcs}
+        known = {**self.inputs.names, "PersistentVolumeClaim": pvcs}
+        specs: list[tuple[str, Mapping[str, Any], str]] = []
+        for entry in self.graph.components:
+            template = mapping(mapping(entry.raw.get("podTemplate")).get("spec"))
+            specs.append((entry.name, template, ""))
+        specs += [(_component(p), mapping(p.get("spec")), f"Pod/{_name(p)}") for p in self.pods]
+        for component, spec, obj in specs:
+            for kind, name, where, key in _refs(spec):
+                names = known.get(kind)
+                if names is None or name in names or (kind, name) in ALWAYS_THERE:
+                    continue
+                self.missing(kind, name, component, obj, where, key)
+
+    # -- the graph and the operator --------------------------------------------------------
+
+    def operator(self) -> None:
+        phase = self.phase
+        behind = phase.unobserved or not phase.reported
+        down: list[str] = []
+        objects: list[str] = []
+        if self.inputs.operators is not None and (behind or not phase.ready):
+            for deploy in self.inputs.operators:
+                meta, spec = _meta(deploy), mapping(deploy.get("spec"))
+                wanted = _int(spec.get("replicas", 1))
+                ready = _int(mapping(deploy.get("status")).get("readyReplicas"))
+                if ready < max(wanted, 1):
+                    down.append(
+                        f"{meta.get('namespace')}/{meta.get('name')} {ready}/{wanted} ready"
+                    )
+                    objects.append(f"Deployment/{meta.get('name')}")
+            if not self.inputs.operators and behind:
+                down.append(
+                    "no Deployment of it was found (a manager container running "
+                    "kubernetes-operator, or the label app.kubernetes.io/name=dynamo-operator)"
+                )
+        if not down and not behind:
+            return
+        if phase.reported:
+            seen = f"generation {phase.generation}, observed {phase.observed_generation}"
+            lag = f"The operator has not acted on the graph's latest change ({seen})"
+        else:
+            lag = "The operator has never reported on this graph"
+        if down:
+            message = f"The Dynamo operator is not running: {'; '.join(down)}."
+            if behind:
+                message += f" {lag}."
+            action = (
+                "Find out why the operator's pods do not run: kubectl get pods -A -l "
+                "app.kubernetes.io/name=dynamo-operator, then kubectl describe and kubectl logs."
+            )
+            severity, rank = ERROR, 0
+        else:
+            message = f"{lag}."
+            action = (
+                "Wait a little; if it stays behind, read the operator's log (kubectl logs -n "
+                "<operator namespace> deploy/<operator>) for errors about this graph."
+            )
+            severity, rank = WARNING, len(REASONS)
+        found = self.add(
+            "operator",
+            None,
+            OPERATOR_LAGGING,
+            message,
+            f"DynamoGraphDeployment/{self.name}",
+            action,
+            severity=severity,
+        )
+        found.objects += objects
+        found.rank = rank
+
+    def failed(self) -> None:
+        if not self.phase.failed:
+            return
+        self.add(
+            "state",
+            None,
+            FAILED,
+            f"The operator reports the graph failed: {self.phase.failure}.",
+            f"DynamoGraphDeployment/{self.name}",
+            "Fix what the message names in the graph's spec (or the operator's configuration), "
+            "then apply it again; kubectl dgd status "
+            f"{self.name} -n {self.namespace} shows the conditions.",
+        )
+
+    def blocked(self) -> None:
+        """A managed rolling update or a restart that cannot finish, and on what."""
+        phase = self.phase
+        if phase.rollout_active:
+            what = f"The rolling update ({phase.rollout_phase})"
+            scope = {c.name for c in self.graph.components if c.is_worker}
+        elif phase.restart_active:
+            what = f"The restart {phase.restart_id} ({phase.restart_phase})"
+            scope = set(phase.restart_in_progress) or set(self.order)
+        else:
+            return
+        causes = [
+            f for f in self.findings.values() if f.component in scope and f.reason in _POD_REASONS
+        ]
+        if not causes:
+            return
+        stuck = sorted({o for f in causes for o in f.objects if o.startswith("Pod/")})
+        on = ", ".join(sorted({f"{f.component} ({f.reason})" for f in causes}))
+        message = f"{what} cannot finish: new pods of {on} do not become ready."
+        gpu = any(f.reason == INSUFFICIENT_GPU for f in causes)
+        if gpu:
+            message += " The old pods keep their GPUs until the new ones are ready."
+        self.add(
+            "rollout",
+            None,
+            ROLLOUT_BLOCKED,
+            message,
+            f"DynamoGraphDeployment/{self.name}",
+            "Fix the cause above"
+            + (" (free GPUs for the new generation: old and new run side by side)" if gpu else "")
+            + ", or undo the change to the graph.",
+        ).objects += stuck
+
+    def run(self) -> WhyReport:
+        self.failed()
+        self.references()  # before the pods: the template's words say where a name is used
+        for pod in self.pods:
+            self.pod(pod)
+        self.child_events()
+        self.blocked()
+        self.operator()
+        for finding in self.findings.values():
+            if finding.rank == 0 and finding.reason != OPERATOR_LAGGING:
+                finding.rank = REASONS.index(finding.reason)
+        findings = sorted(
+            self.findings.values(),
+            key=lambda f: (f.rank, self.order.get(f.component or "", -1), f.message),
+        )
+        return WhyReport(
+            self.name,
+            self.namespace,
+            self.phase.ready,
+            findings,
+            pods=len(self.pods),
+            ready_pods=sum(_is_ready(p) for p in self.pods),
+        )
+
+
+_POD_REASONS = frozenset(
+    {
+        MISSING_REFERENCE,
+        PVC_PENDING,
+        INSUFFICIENT_GPU,
+        UNSCHEDULABLE,
+        IMAGE_PULL,
+        OOM_KILLED,
+        CRASH_LOOP,
+    }
+)
+
+
+def _per_product(nodes: list[NodeGpus]) -> list[str]:
+    """Free and allocatable GPUs per GPU product, when the nodes carry more than one."""
+    products = sorted({n.product for n in nodes if n.product})
+    if len(products) < 2:
+        return []
+    lines = ["GPUs per product (free of allocatable; the most free on one node):"]
+    for product in products:
+        members = [n for n in nodes if n.product == product]
+        free = sum(n.free for n in members if n.schedulable)
+        most = max((n.free for n in members if n.schedulable), default=0)
+        lines.append(f"  {product}: {free} of {sum(n.allocatable for n in members)}; {most}")
+    return lines
+
+
+def _event_time(event: Mapping[str, Any]) -> str:
+    return str(
+        event.get("lastTimestamp") or event.get("eventTime") or event.get("firstTimestamp") or ""
+    )
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+def _oom_killed(waiting: str, last: Mapping[str, Any], now: Mapping[str, Any]) -> bool:
+    """Killed for memory: now (terminated), or last time and crash-looping since."""
+    if waiting == "CrashLoopBackOff":
+        return last.get("reason") == "OOMKilled"
+    return now.get("reason") == "OOMKilled"
+
+
+def _scheduler_key(message: str) -> str:
+    """A scheduler message without its node counts, so that pods of one cause group together."""
+    return re.sub(r"\d+", "N", message)
+
+
+def _gpus(count: int) -> str:
+    return "GPU" if count == 1 else "GPUs"
+
+
+def _restarts(count: int) -> str:
+    return "restart" if count == 1 else "restarts"
+
+
+def diagnose(inputs: WhyInput) -> WhyReport:
+    """The findings about one graph, root cause first (see the module docstring)."""
+    return _Diagnosis(inputs).run()
+
+
+def is_operator_deployment(deploy: Mapping[str, Any]) -> bool:
+    """The Dynamo operator's Deployment: its ``manager`` container runs the operator's image
+    (``.../kubernetes-operator:<version>``), or the chart's name label says so."""
+    labels = mapping(_meta(deploy).get("labels"))
+    if "dynamo-operator" in str(labels.get("app.kubernetes.io/name") or ""):
+        return True
+    template = mapping(mapping(deploy.get("spec")).get("template"))
+    return any(
+        c.get("name") == "manager" and "kubernetes-operator" in str(c.get("image") or "")
+        for c in items(mapping(template.get("spec")).get("containers"))
+    )
