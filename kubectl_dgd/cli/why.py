@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, output_option
 from kubectl_dgd.cli.tree import terminal_width
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("name")
+@click.argument("name", shell_complete=completers.graph_names)
 @output_option(["text", "json", "yaml"], "text")
 @click.option(
     "--tail",

@@ -444,3 +444,30 @@ def test_fish_script_completes_through_fish(tmp_path: Path) -> None:
     assert complete("kubectl-dgd restart -f ") == ["g.yaml"]
     assert complete("kubectl-dgd restart -f g.yaml --order Frontend,") == ["Frontend,decode"]
     assert complete("kubectl-dgd restart -f g.yaml --order=F") == ["--order=Frontend"]
+
+
+def test_every_graph_name_argument_completes_graph_names() -> None:
+    """A command added later with a NAME argument gets graph-name completion too."""
+    import click
+
+    from kubectl_dgd.cli import completers
+    from kubectl_dgd.cli.main import cli
+
+    def commands(group: click.Group, ctx: click.Context) -> list[click.Command]:
+        found: list[click.Command] = []
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            assert command is not None, name
+            found.extend(commands(command, ctx) if isinstance(command, click.Group) else [command])
+        return found
+
+    ctx = click.Context(cli)
+    named = [
+        (command.name, param)
+        for command in commands(cli, ctx)
+        for param in command.params
+        if isinstance(param, click.Argument) and param.name == "name"
+    ]
+    assert len(named) >= 8
+    for command_name, param in named:
+        assert param._custom_shell_complete is completers.graph_names, command_name

@@ -56,6 +56,7 @@ def test_kubectl_completes_graph_names_of_the_context_namespace(apiserver: ApiSe
     assert kubectl_complete(apiserver, "restart", "r")[0] == ["restarted", "rolling"]
     for command in (
         ("tree",),
+        ("why",),
         ("events",),
         ("logs",),
         ("rollout", "status"),
