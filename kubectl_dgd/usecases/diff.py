@@ -98,9 +98,7 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
     keyed_live, keyed_new, positions = key_by_name(live, new)
     # threshold 0: always descend into a mapping, whatever share of its keys changed (deepdiff 8
     # otherwise reports a mostly-changed mapping as one replaced value).
-    diff = DeepDiff(
-        keyed_live, keyed_new, view="tree", verbose_level=2, threshold_to_diff_deeper=0
-    )
+    diff = DeepDiff(keyed_live, keyed_new, view="tree", verbose_level=2, threshold_to_diff_deeper=0)
     changes: list[FieldChange] = []
     for kind, levels in diff.items():
         for level in levels:
