@@ -110,7 +110,9 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
                 changes.append(FieldChange("-", path, old, None))
             else:
                 changes.append(FieldChange("~", path, old, new_value))
-    return sorted(changes, key=lambda c: c.path)
+    # by path; at one path a removal before an addition, as a unified diff (a component only
+    # the live graph has keeps its live position, which a new one may hold in the file)
+    return sorted(changes, key=lambda c: (c.path, "-~+".index(c.change)))
 
 
 def created_fields(obj: dict[str, Any]) -> list[FieldChange]:

@@ -122,6 +122,11 @@ def test_operator_annotations_server_metadata_and_defaults_are_ignored(
     live = apiserver.seed(_stamped_live())[0]
     result = dgd(apiserver, "diff", "-f", manifest(tmp_path, _users_file(live)))
     assert (result.returncode, result.stdout) == (0, NO_DIFFERENCES), result.stderr
+    # the impact agrees: the stored origin version the file omits is kept by the apply, so the
+    # workers' rollout inputs (which carry it) do not change
+    path = manifest(tmp_path, _users_file(live))
+    [data] = _json_diff(dgd(apiserver, "diff", "-f", path, "-o", "json").stdout)
+    assert {c["impact"] for c in data["impact"]["components"]} == {"none"}
 
 
 def test_a_stale_worker_hash_in_an_exported_file_is_ignored(
