@@ -109,8 +109,10 @@ def list_watch(
         rows = [graph_row(o, moment) for o in objects]
         return GraphList(rows, objects, all_namespaces=all_namespaces)
 
-    def show(events: list[ListEvent], header: bool, above: list[dict[str, Any]]) -> None:
-        """``above``: the rows printed before whose widths the new rows line up with."""
+    def show(events: list[ListEvent], first: bool, above: list[dict[str, Any]]) -> None:
+        """``first``: nothing printed yet (the header goes first, YAML's ``---`` between);
+        ``above``: the rows printed before, whose widths the new rows line up with."""
+        header = headers and first
         if output in TABLE_FORMATS:
             types = ["ADDED"] * len(above) + [e.type for e in events]
             text = draw_watch_rows(
@@ -126,20 +128,21 @@ def list_watch(
                 for i, e in enumerate(events)
             )
         else:
-            separator = "---\n" if output == "yaml" else ""
             text = "".join(
-                separator + format_view(_Data(_event_data(e, watch_events)), output) for e in events
+                ("---\n" if output == "yaml" and not (first and i == 0) else "")
+                + format_view(_Data(_event_data(e, watch_events)), output)
+                for i, e in enumerate(events)
             )
         deps.stdout.write(text)
         deps.stdout.flush()
 
-    header = headers
+    first = True
     if watch.initial:
-        show([ListEvent("ADDED", o) for o in watch.initial], header, [])
-        header = False
+        show([ListEvent("ADDED", o) for o in watch.initial], first, [])
+        first = False
     for event in watch.events():
-        show([event], header, watch.initial)
-        header = False
+        show([event], first, watch.initial)
+        first = False
 
 
 def _event_data(event: Any, with_type: bool) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import yaml
+
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import NS, dgd, graph, three_graphs
 from tests.cluster.test_watch_rollout import Lines, _interrupt, _start
@@ -111,3 +113,20 @@ def test_an_unsupported_field_selector_is_the_servers_400_in_one_line(
     assert result.stderr.count("\n") == 1, result.stderr
     assert "field label not supported: spec.backendFramework" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_list_watch_yaml_separates_the_objects_as_kubectl_does(apiserver: ApiServer) -> None:
+    apiserver.seed(graph("first"))
+    proc = _start(apiserver, "list", "-w", "-o", "yaml")
+    lines = Lines(proc)
+    try:
+        lines.until("name: first")
+        apiserver.store.create(_rt(apiserver), NS, graph("second", status={}))  # type: ignore[arg-type]
+        lines.until("name: second")
+        lines.until("backendFramework")
+    finally:
+        _interrupt(proc)
+    text = lines.all()
+    assert not text.startswith("---")
+    docs = list(yaml.safe_load_all(text))
+    assert [d["metadata"]["name"] for d in docs] == ["first", "second"]
