@@ -217,8 +217,6 @@ def list_graphs(
     if output_watch_events and not watch:
         raise UsageError("--output-watch-events needs -w/--watch")
     if watch:
-        if sort_by:
-            raise UsageError("--sort-by cannot be used with -w/--watch")
         list_watch(
             current_deps(),
             all_namespaces,
@@ -230,6 +228,7 @@ def list_graphs(
             label_keys(label_columns),
             show_labels,
             output_watch_events,
+            sort_by,
         )
         return
     list_live(

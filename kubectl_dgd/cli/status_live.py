@@ -89,10 +89,12 @@ def list_watch(
     label_columns: tuple[str, ...] = (),
     show_labels: bool = False,
     watch_events: bool = False,
+    sort_by: str | None = None,
 ) -> None:
     """``list -w``: the list, then what every event of a watch of the namespace does to it, as
     ``kubectl get -w`` prints it: a table row per event under one header (lined up with the
-    first listing), or one object per event in the other formats."""
+    first listing), or one object per event in the other formats. ``sort_by`` sorts the
+    first listing only, as kubectl (and says so)."""
     from kubectl_dgd.core.listing import graph_row
     from kubectl_dgd.core.views import GraphList
     from kubectl_dgd.output.graph_list import draw_watch_rows
@@ -108,6 +110,12 @@ def list_watch(
         moment = deps.now(now)
         rows = [graph_row(o, moment) for o in objects]
         return GraphList(rows, objects, all_namespaces=all_namespaces)
+
+    if sort_by:
+        from kubectl_dgd.output.sort_by import sort_listing
+
+        deps.warn("warning: --watch requested, --sort-by will be ignored for watch events received")
+        watch.initial = list(sort_listing(listing(watch.initial), sort_by).objects)
 
     def show(events: list[ListEvent], first: bool, above: list[dict[str, Any]]) -> None:
         """``first``: nothing printed yet (the header goes first, YAML's ``---`` between);

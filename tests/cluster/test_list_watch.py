@@ -130,3 +130,22 @@ def test_list_watch_yaml_separates_the_objects_as_kubectl_does(apiserver: ApiSer
     assert not text.startswith("---")
     docs = list(yaml.safe_load_all(text))
     assert [d["metadata"]["name"] for d in docs] == ["first", "second"]
+
+
+def test_sort_by_sorts_the_first_listing_and_warns_as_kubectl(apiserver: ApiServer) -> None:
+    older = graph("zeta")
+    older["metadata"]["creationTimestamp"] = "2026-10-01T00:00:00Z"
+    apiserver.seed(graph("alpha"), older)
+    proc = _start(apiserver, "list", "-w", "--sort-by", ".metadata.creationTimestamp", "-o", "name")
+    lines = Lines(proc)
+    try:
+        lines.until("alpha")
+    finally:
+        _, err = _interrupt(proc)
+    assert lines.all().splitlines() == [
+        "dynamographdeployment.nvidia.com/zeta",
+        "dynamographdeployment.nvidia.com/alpha",
+    ]
+    assert (
+        err == "warning: --watch requested, --sort-by will be ignored for watch events received\n"
+    )
