@@ -77,6 +77,13 @@ def comparable(obj: dict[str, Any], like: dict[str, Any] | None = None) -> dict[
 
 HIDDEN = "(env value hidden)"
 _ENV_VALUE = re.compile(r"(^|\.)envs?\[\d+\]\.value$")  # v1alpha1 says envs
+# Annotations holding a whole serialized object (an earlier file, the alpha-only fields), env
+# values included: shown as changed, never printed.
+SERIALIZED_HIDDEN = "(serialized object hidden: it can hold env values)"
+_SERIALIZED = frozenset(
+    child("metadata.annotations", key)
+    for key in ("kubectl.kubernetes.io/last-applied-configuration", "nvidia.com/dgd-spec")
+)
 
 
 def hide_env_values(path: str, value: Any) -> Any:
@@ -84,6 +91,8 @@ def hide_env_values(path: str, value: Any) -> Any:
     diff never prints them; it shows that they changed, and the variable names."""
     if _ENV_VALUE.search(path):
         return HIDDEN
+    if path in _SERIALIZED:
+        return SERIALIZED_HIDDEN
     if isinstance(value, dict):
         return {k: hide_env_values(child(path, str(k)), v) for k, v in value.items()}
     if isinstance(value, list):
@@ -117,13 +126,12 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
 
 def created_fields(obj: dict[str, Any]) -> list[FieldChange]:
     """A graph that does not exist yet: each part the file sets is added, by its own path."""
-    keys = [key for key in obj if key not in ("metadata", "spec") and obj[key]]
-    changes = [FieldChange("+", key, None, obj[key]) for key in keys]
     meta = obj.get("metadata") or {}
-    changes += [FieldChange("+", child("metadata", key), None, meta[key]) for key in sorted(meta)]
-    if obj.get("spec"):
-        changes.append(FieldChange("+", "spec", None, hide_env_values("spec", obj["spec"])))
-    return changes
+    paths = [key for key in obj if key not in ("metadata", "spec") and obj[key]]
+    paths += [child("metadata", key) for key in sorted(meta)]
+    paths += ["spec"] if obj.get("spec") else []
+    values = {**obj, **{child("metadata", key): value for key, value in meta.items()}}
+    return [FieldChange("+", p, None, hide_env_values(p, values[p])) for p in paths]
 
 
 def as_applied(obj: dict[str, Any], live: dict[str, Any], namespace: str) -> dict[str, Any]:

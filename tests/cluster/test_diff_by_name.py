@@ -98,7 +98,9 @@ def _stamped_live() -> dict[str, Any]:
         {
             "nvidia.com/dynamo-operator-origin-version": "1.5.0",
             "nvidia.com/current-worker-hash-v2": "0badf00d",
-            "kubectl.kubernetes.io/last-applied-configuration": '{"kind":"DynamoGraphDeployment"}',
+            "kubectl.kubernetes.io/last-applied-configuration": (
+                '{"kind":"DynamoGraphDeployment","spec":{"env":[{"name":"T","value":"hf_secret"}]}}'
+            ),
             "example.com/owner": "team-a",
         }
     )
@@ -166,6 +168,7 @@ def test_all_shows_what_the_server_and_the_operator_wrote(
     ):
         assert paths.get(path) == "-", (path, sorted(paths))
     assert "- status: " in result.stdout
+    assert "hf_secret" not in result.stdout + json.dumps(data)  # the last-applied value
     # the impact is the same prediction with or without --all: applying changes nothing
     assert {c["impact"] for c in data["impact"]["components"]} == {"none"}
 
