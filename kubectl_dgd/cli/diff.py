@@ -18,6 +18,7 @@ from kubectl_dgd.output.printer import TEMPLATE_FORMATS
     "-f",
     "--filename",
     "paths",
+    type=click.Path(allow_dash=True),
     multiple=True,
     required=True,
     help="File or directory of graph manifests (repeatable); - for stdin.",
