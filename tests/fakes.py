@@ -69,7 +69,9 @@ class FakeCluster:
         self.calls.append(("get", namespace, name))
         return copy.deepcopy(self.graphs[self._key(name, namespace)])
 
-    def list_graphs(self, namespace: str | None, selector: str | None = None) -> dict[str, Any]:
+    def list_graphs(
+        self, namespace: str | None, selector: str | None = None, fields: str | None = None
+    ) -> dict[str, Any]:
         self.calls.append(("list", namespace, selector))
         items = [
             copy.deepcopy(obj)

@@ -409,13 +409,15 @@ class Cluster:
             "GET", self._object(ns, name), Target("get", name=name, namespace=ns)
         )
 
-    def list_graphs(self, namespace: str | None, selector: str | None = None) -> dict[str, Any]:
+    def list_graphs(
+        self, namespace: str | None, selector: str | None = None, fields: str | None = None
+    ) -> dict[str, Any]:
         """LIST in pages of PAGE_SIZE (``namespace`` None = all namespaces), as kubectl's
-        --chunk-size does; returns one List object with every page's items."""
+        --chunk-size does; returns one List object with every page's items. ``fields`` is a
+        field selector, judged by the server (it supports metadata.name and .namespace)."""
         target = Target("list", namespace=namespace or "")
         path = self._collection(namespace)
-        base = {"labelSelector": selector} if selector else {}
-        return self._list_pages(path, target, base)
+        return self._list_pages(path, target, _selectors(selector, fields))
 
     def _list_pages(
         self, path: str, target: Target, base: dict[str, str], accept: str | None = None
@@ -515,6 +517,49 @@ class Cluster:
                     )
                 if (obj.get("metadata") or {}).get("name", name) == name:
                     yield kind, obj
+        except Exception as err:
+            if _is_transport(err):
+                raise transport_error(err, self.resolved.server, read_timeout) from err
+            raise
+        finally:
+            raw.release_conn()
+
+    def watch_list(
+        self,
+        namespace: str | None,
+        resource_version: str,
+        selector: str | None = None,
+        fields: str | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """A watch stream of the graphs of a namespace (None: all) from ``resource_version``,
+        as ``kubectl get -w``: (type, object) per event, BOOKMARKs included. The stream ends
+        when the server closes it (``timeoutSeconds``); the caller re-watches."""
+        query = {
+            **_selectors(selector, fields),
+            "watch": "true",
+            "resourceVersion": resource_version,
+            "allowWatchBookmarks": "true",
+        }
+        read_timeout = None
+        if timeout is not None:
+            query["timeoutSeconds"] = str(max(1, int(timeout + 0.999)))
+            read_timeout = timeout + 5
+        target = Target("watch", namespace=namespace or "")
+        raw = self._open(
+            "GET", self._collection(namespace), target, query=query, timeout=read_timeout
+        )
+        try:
+            for line in _lines(raw, MAX_EVENT_BYTES):
+                kind, obj = _event(line)
+                if kind == "ERROR":
+                    code = obj.get("code")
+                    status = code if isinstance(code, int) and 400 <= code <= 599 else 500
+                    body = json.dumps(obj).encode()
+                    raise api_error(
+                        status, str(obj.get("reason", "")), body, target, self.resolved.server
+                    )
+                yield kind, obj
         except Exception as err:
             if _is_transport(err):
                 raise transport_error(err, self.resolved.server, read_timeout) from err
@@ -655,6 +700,13 @@ class Cluster:
 
 
 MAX_LOG_LINE = 16 * 1024 * 1024
+
+
+def _selectors(labels: str | None, fields: str | None) -> dict[str, str]:
+    query = {"labelSelector": labels} if labels else {}
+    if fields:
+        query["fieldSelector"] = fields
+    return query
 
 
 def _event_time(event: dict[str, Any]) -> str:

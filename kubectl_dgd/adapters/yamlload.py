@@ -308,19 +308,36 @@ def _refuse_deep_nesting(text: str, source: str) -> None:
         parser.dispose()
 
 
-def expand_paths(paths: list[str]) -> list[str]:
+def expand_paths(paths: list[str], recursive: bool = True) -> list[str]:
     """Files as given; directories walked recursively for manifest files, hidden entries skipped,
     sorted. Symbolically linked directories inside the walked tree are followed (as the Argo CD
     plugin follows them), each directory once per branch so a link back up cannot loop; one
-    that leads outside the tree is refused rather than skipped, which would hide its files."""
+    that leads outside the tree is refused rather than skipped, which would hide its files.
+    ``recursive=False`` reads only a directory's own files (``kubectl diff -f DIR`` without -R)."""
     result: list[str] = []
     for path in paths:
-        if path != "-" and os.path.isdir(path):
+        if path != "-" and os.path.isdir(path) and not recursive:
+            result.extend(str(p) for p in _own_files(Path(path)))
+        elif path != "-" and os.path.isdir(path):
             root = Path(os.path.realpath(path))
             result.extend(str(p) for p in _walk(Path(path), root, root, frozenset({root})))
         else:
             result.append(path)
     return result
+
+
+def _own_files(directory: Path) -> list[Path]:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as err:
+        raise InputError(f"cannot list directory: {err.strerror or err}", str(directory)) from None
+    return [
+        directory / e.name
+        for e in entries
+        if not e.name.startswith(".")
+        and e.name.endswith(MANIFEST_SUFFIXES)
+        and not e.is_dir(follow_symlinks=True)
+    ]
 
 
 def _walk(shown: Path, real: Path, root: Path, chain: frozenset[Path]) -> Iterator[Path]:

@@ -1,4 +1,4 @@
-"""``kubectl dgd diff -f FILE``: what applying the file would change, and what that will do."""
+"""``kubectl dgd diff -f FILE|DIR|-``: what applying the files would change, and what that will do."""
 
 from __future__ import annotations
 
@@ -18,17 +18,30 @@ from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 @click.option(
     "-f",
     "--filename",
-    "path",
+    "paths",
+    type=click.Path(allow_dash=True),
+    multiple=True,
     required=True,
-    help="The graph manifest to compare.",
+    help="File or directory of graph manifests (repeatable); - for stdin.",
     shell_complete=completers.manifest_paths,
+)
+@click.option(
+    "-R", "--recursive", is_flag=True, help="Read the directories given with -f recursively."
+)
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Compare everything: status, server metadata, operator annotations, defaults.",
 )
 @output_option(["text", "json", *TEMPLATE_FORMATS], "text", show_default=False)
 @profile_options
 @handle_errors
 @cluster_options()
 def diff(
-    path: str,
+    paths: tuple[str, ...],
+    recursive: bool,
+    everything: bool,
     output: str,
     provider: str | None,
     grove: bool,
@@ -37,29 +50,41 @@ def diff(
     discovery: str,
     conn: ConnectionSettings,
 ) -> None:
-    """Compare a local graph with the live one (same name and namespace) and predict the impact.
+    """Compare local graphs with the live ones (same name and namespace) and predict the impact.
 
-    Prints the field-level difference, then per component what the operator will do: rejected
-    by admission (and why), a managed rolling update of all worker components (the worker hash
-    covers every worker), an in-place rolling update of a non-worker Deployment, a Grove native
-    update, a scale, a restart, or nothing.
+    Reads every graph of every document of the files given with -f (a directory: its *.yaml,
+    *.yml and *.json files, recursively with -R; - reads standard input); v1alpha1 graphs are
+    compared as the operator converts them. Prints the field-level difference, then per
+    component what the operator will do: rejected by admission (and why), a managed rolling
+    update of all worker components (the worker hash covers every worker), an in-place rolling
+    update of a non-worker Deployment, a Grove native update, a scale, a restart, or nothing.
 
-    Exit 0 when there is no difference, 1 when there is, above 1 on error (as kubectl diff).
+    Components and multinode roles are matched by name, so a reorder is no change; paths give
+    an item's position in the file. Only what an apply of the file sets is compared, with the
+    CRD and webhook defaults applied to both sides: status, server metadata (uid,
+    resourceVersion, managedFields, ...), labels and annotations the file does not name, and
+    the worker-hash and last-applied annotations are ignored. --all compares the objects as
+    they are, with none of that left out.
+
+    Exit codes, as kubectl diff: 0 no differences; 1 differences found (a graph not in the
+    cluster is one: all its fields are added); 2 bad flags or unreadable input; 3 the CRD is
+    not installed; 4 the API server refused or could not be reached; 130 interrupted.
 
     \b
     Examples:
       kubectl dgd diff -f graph.yaml
+      kubectl dgd diff -f manifests/ -R
+      kustomize build overlays/prod | kubectl dgd diff -f -
       kubectl dgd diff -f graph.yaml -n prod -o json
     """
     from kubectl_dgd.adapters.crdfile import bundled_schemas
-    from kubectl_dgd.usecases.diff import diff_graphs
+    from kubectl_dgd.usecases.diff import diff_graphs, graphs_in_paths
     from kubectl_dgd.usecases.live_validate import refuse_other_namespace
-    from kubectl_dgd.usecases.validate import graphs_in_file
 
     deps = current_deps()
     profile = make_profile(provider, grove, lpx, checkpoint, discovery)
-    graphs = graphs_in_file(path)
+    graphs = graphs_in_paths(list(paths), recursive)
     refuse_other_namespace(graphs, conn.namespace)
-    result = diff_graphs(deps.cluster(), graphs, bundled_schemas(), profile)
+    result = diff_graphs(deps.cluster(), graphs, bundled_schemas(), profile, everything)
     deps.print(result, output)
     sys.exit(int(Exit.FAILED if result.differs else Exit.OK))

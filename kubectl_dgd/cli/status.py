@@ -169,7 +169,16 @@ def _refuse_ignored_flags(
 @click.command(name="list")
 @output_option(_OUTPUTS, "text")
 @click.option("-l", "--selector", help="Only graphs with these labels (a=b,c!=d).")
+@click.option(
+    "--field-selector",
+    "fields",
+    help="Only graphs with these fields, judged by the server (metadata.name=x,metadata.namespace!=y).",
+)
 @click.option("--no-headers", is_flag=True, help="No header row.")
+@click.option("-w", "--watch", is_flag=True, help="After the list, a row per change (Ctrl-C ends).")
+@click.option(
+    "--output-watch-events", is_flag=True, help="With --watch: an EVENT column (ADDED, ...)."
+)
 @listing_options
 @now_option
 @handle_errors
@@ -177,7 +186,10 @@ def _refuse_ignored_flags(
 def list_graphs(
     output: str,
     selector: str | None,
+    fields: str | None,
     no_headers: bool,
+    watch: bool,
+    output_watch_events: bool,
     sort_by: str | None,
     show_labels: bool,
     label_columns: tuple[str, ...],
@@ -190,6 +202,10 @@ def list_graphs(
     Columns: NAME (NAMESPACE with -A), STATE, READY (ready/total components), REPLICAS
     (ready/desired), GPUS, RESTART, ROLLOUT, AGE; -o wide adds PROVIDER, BACKEND, REASON.
 
+    -w/--watch, as kubectl get -w: the list, then a row for each graph added, changed or
+    deleted, from a watch of the namespace (re-opened with backoff when it drops); Ctrl-C
+    ends it (exit 130). --output-watch-events adds the event type as a first column.
+
     \b
     Examples:
       kubectl dgd list
@@ -197,9 +213,28 @@ def list_graphs(
       kubectl dgd list -l team=inference --no-headers
       kubectl dgd list -o name
       kubectl dgd list --sort-by '{.metadata.creationTimestamp}' -L team --show-labels
+      kubectl dgd list -w --output-watch-events
+      kubectl dgd list -A --field-selector metadata.namespace!=kube-system
     """
-    from kubectl_dgd.cli.status_live import list_live
+    from kubectl_dgd.cli.status_live import list_live, list_watch
 
+    if output_watch_events and not watch:
+        raise UsageError("--output-watch-events needs -w/--watch")
+    if watch:
+        list_watch(
+            current_deps(),
+            all_namespaces,
+            output,
+            not no_headers,
+            selector,
+            fields,
+            now,
+            label_keys(label_columns),
+            show_labels,
+            output_watch_events,
+            sort_by,
+        )
+        return
     list_live(
         current_deps(),
         all_namespaces,
@@ -210,4 +245,5 @@ def list_graphs(
         sort_by,
         label_keys(label_columns),
         show_labels,
+        fields,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kubectl_dgd.core.timefmt import human_age
@@ -56,3 +57,26 @@ def draw_graph_list(listing: GraphList, options: Options, wide: bool) -> str:
             cells.append(",".join(f"{k}={v}" for k, v in sorted(labels.items())) or "<none>")
     # As kubectl get: the header row is plain even on a terminal.
     return render_table([Column(h) for h in headers], rows, headers=options.headers)
+
+
+EVENT_WIDTH = len("MODIFIED")
+
+
+def draw_watch_rows(
+    reference: GraphList,
+    count: int,
+    options: Options,
+    wide: bool,
+    events: list[str] | None = None,
+) -> str:
+    """``list -w``: the last ``count`` rows of ``reference``'s table, drawn over the whole of it
+    so they line up with the rows printed before (``reference``: the first listing and these
+    rows), with the header when ``options.headers``; ``events`` adds kubectl's EVENT column
+    (``--output-watch-events``), one value per row of ``reference``."""
+    lines = draw_graph_list(reference, replace(options, headers=True), wide).splitlines()
+    header, rows = lines[0], lines[1:]
+    if events is not None:
+        header = f"{'EVENT':<{EVENT_WIDTH}}   {header}"
+        rows = [f"{e:<{EVENT_WIDTH}}   {r}" for e, r in zip(events, rows, strict=True)]
+    shown = ([header] if options.headers else []) + rows[len(rows) - count :]
+    return "".join(line.rstrip() + "\n" for line in shown)

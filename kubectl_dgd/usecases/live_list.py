@@ -16,10 +16,15 @@ def _key(item: dict[str, Any]) -> tuple[str, str]:
 
 
 def list_graphs(
-    cluster: GraphCluster, namespace: str | None, selector: str | None, now: datetime
+    cluster: GraphCluster,
+    namespace: str | None,
+    selector: str | None,
+    now: datetime,
+    fields: str | None = None,
 ) -> GraphList:
-    """Rows sorted by namespace and name, each with its object (``namespace`` None: all)."""
-    listing = cluster.list_graphs(namespace, selector)
+    """Rows sorted by namespace and name, each with its object (``namespace`` None: all;
+    ``fields``: a field selector the server judges)."""
+    listing = cluster.list_graphs(namespace, selector, fields)
     items = [i for i in listing.get("items") or [] if isinstance(i, dict)]
     items.sort(key=_key)
     return GraphList([graph_row(i, now) for i in items], items, all_namespaces=namespace is None)

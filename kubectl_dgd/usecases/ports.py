@@ -19,10 +19,21 @@ class GraphCluster(Protocol):
 
     def get_graph(self, name: str, namespace: str | None = None) -> dict[str, Any]: ...
 
-    def list_graphs(self, namespace: str | None, selector: str | None = None) -> dict[str, Any]: ...
+    def list_graphs(
+        self, namespace: str | None, selector: str | None = None, fields: str | None = None
+    ) -> dict[str, Any]: ...
 
     def watch_graphs(
         self, namespace: str, name: str, resource_version: str, timeout: float | None = None
+    ) -> Iterator[tuple[str, dict[str, Any]]]: ...
+
+    def watch_list(
+        self,
+        namespace: str | None,
+        resource_version: str,
+        selector: str | None = None,
+        fields: str | None = None,
+        timeout: float | None = None,
     ) -> Iterator[tuple[str, dict[str, Any]]]: ...
 
     def patch_restart(

@@ -115,6 +115,23 @@ def test_field_selector_metadata_name(apiserver: ApiServer, api: Any) -> None:
     assert [i["metadata"]["name"] for i in listed["items"]] == ["beta"]
 
 
+def test_field_selector_metadata_namespace_across_namespaces(
+    apiserver: ApiServer, api: Any
+) -> None:
+    """As kube-apiserver serves every custom resource: metadata.name and metadata.namespace
+    with =, == and !=, several requirements ANDed."""
+    apiserver.store.ensure_namespace("other")
+    apiserver.seed(sample_dgd("alpha"), sample_dgd("beta"), sample_dgd("gamma", "other"))
+
+    def names(selector: str) -> list[str]:
+        listed = api.list_cluster_custom_object(GROUP, VERSION, PLURAL, field_selector=selector)
+        return sorted(i["metadata"]["name"] for i in listed["items"])
+
+    assert names("metadata.namespace=other") == ["gamma"]
+    assert names("metadata.namespace==dynamo") == ["alpha", "beta"]
+    assert names("metadata.namespace!=other,metadata.name!=alpha") == ["beta"]
+
+
 def test_unsupported_field_selector_is_400(apiserver: ApiServer) -> None:
     response = raw(apiserver, "GET", f"{BASE}?fieldSelector=spec.backendFramework%3Dvllm")
     assert response.code == 400

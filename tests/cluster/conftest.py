@@ -99,7 +99,11 @@ def three_graphs() -> list[dict[str, Any]]:
 
 
 def dgd(
-    server: ApiServer, *args: str, env: dict[str, str] | None = None, timeout: float = 60
+    server: ApiServer,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    stdin: str | None = None,
 ) -> Result:
     """Run ``kubectl-dgd`` against ``server`` (KUBECONFIG = the fixture's kubeconfig)."""
     assert server.kubeconfig is not None
@@ -109,4 +113,4 @@ def dgd(
         "DGD_NOW": NOW,
     }
     full.update(env or {})
-    return run_cli(*args, env=full, timeout=timeout)
+    return run_cli(*args, env=full, timeout=timeout, stdin=stdin)

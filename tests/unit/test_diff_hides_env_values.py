@@ -60,3 +60,28 @@ def test_v1alpha1_envs_values_are_hidden_too() -> None:
     changes = field_changes(alpha("hf_old_secret"), alpha("hf_new_secret"))
     assert {c.path for c in changes} == {"spec.envs[0].value", "spec.services.w.envs[0].value"}
     assert "secret" not in _printed(alpha("hf_old_secret"), alpha("hf_new_secret"))
+
+
+def test_annotations_holding_a_serialized_object_are_never_printed() -> None:
+    """kubectl's last-applied-configuration (and the operator's nvidia.com/dgd-spec) hold a whole
+    earlier file, env values and all: a change shows, the value does not."""
+    applied = json.dumps(_graph({"name": "HF_TOKEN", "value": "hf_old_secret"}))
+
+    def annotated(value: str) -> dict[str, Any]:
+        obj = _graph()
+        obj["metadata"] = {
+            "annotations": {
+                "kubectl.kubernetes.io/last-applied-configuration": value,
+                "nvidia.com/dgd-spec": value,
+            }
+        }
+        return obj
+
+    changes = field_changes(annotated(applied), annotated(applied.replace("old", "new")))
+    assert {c.path for c in changes} == {
+        "metadata.annotations[kubectl.kubernetes.io/last-applied-configuration]",
+        "metadata.annotations[nvidia.com/dgd-spec]",
+    }
+    assert "secret" not in json.dumps([c.to_dict() for c in changes])
+    removed = field_changes(annotated(applied), _graph())
+    assert "secret" not in json.dumps([c.to_dict() for c in removed])
