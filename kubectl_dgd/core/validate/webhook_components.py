@@ -14,7 +14,13 @@ from kubectl_dgd.core.runtime_version import (
     parse_runtime_version,
     resolved_runtime_version,
 )
-from kubectl_dgd.core.validate import grove_names, webhook_gpu, webhook_lpx, webhook_roles
+from kubectl_dgd.core.validate import (
+    grove_names,
+    webhook_gpu,
+    webhook_lpx,
+    webhook_roles,
+    webhook_sidecar,
+)
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, not_checked, required
 from kubectl_dgd.core.validate.graphview import Pathway, dig, experimental, is_worker, node_count
 
@@ -71,6 +77,8 @@ def check(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[F
         found += _runtime_version(component, base, ctx.old)
     found += _frontend_sidecar(component, base, ctx.version)
     found += _epp(component, base, ctx)
+    # 1.6: after the frontend sidecar, before the experimental layouts (the operator's order).
+    found += webhook_sidecar.check(component, base)
     found += _role_template_layouts(component, base)
     if not webhook_roles.has_role_templates(component):
         found += webhook_gpu.check_gms(component, base, ctx.way, ctx.backend)
