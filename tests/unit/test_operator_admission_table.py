@@ -3006,6 +3006,78 @@ BUDGET_ROWS = [
     ),
 ]
 
+# ---- 1.6: roles[] on update (validateComponentRolesUpdate, 70561057532) and nodeCount per release
+ROLE_TOPOLOGY_OVERRIDE = {
+    "apiVersion": "grove.io/v1alpha1",
+    "value": {"topologyConstraint": {"pack": {"required": "rack"}}},
+}
+ROLE_SWITCH = (
+    "spec.components[1].roles: Forbidden: cannot switch between implicit and explicit roles while "
+    "changing the resolved role model; make the equivalent role structure explicit first"
+)
+ROLE_UPDATE_ROWS = [
+    Row(
+        "implicit roles may become the equivalent explicit pair",
+        multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 2}),
+        old=set_worker(multinode={"nodeCount": 3}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "explicit roles may go back to implicit ones",
+        set_worker(multinode={"nodeCount": 3}),
+        old=multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 2}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "implicit roles cannot become explicit ones with a role override",
+        multinode_roles(
+            {"name": "leader"}, {"name": "worker", "providerOverride": ROLE_TOPOLOGY_OVERRIDE}
+        ),
+        [ROLE_SWITCH],
+        old=set_worker(multinode={"nodeCount": 3}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "explicit roles with a role override cannot go back to implicit ones",
+        set_worker(multinode={"nodeCount": 3}),
+        [ROLE_SWITCH],
+        old=multinode_roles(
+            {"name": "leader"}, {"name": "worker", "providerOverride": ROLE_TOPOLOGY_OVERRIDE}
+        ),
+        versions=ONLY_16,
+    ),
+    Row(
+        "explicit roles keep nodeCount immutable",
+        multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 3}, node_count=4),
+        ["spec.components[1].multinode.nodeCount: Invalid value: 4: field is immutable"],
+        old=multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 2}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "a role override may be edited in place",
+        multinode_roles(
+            {"name": "leader"},
+            {
+                "name": "worker",
+                "providerOverride": {
+                    **ROLE_TOPOLOGY_OVERRIDE,
+                    "value": {"topologyConstraint": {"pack": {"required": "zone"}}},
+                },
+            },
+        ),
+        old=multinode_roles(
+            {"name": "leader"}, {"name": "worker", "providerOverride": ROLE_TOPOLOGY_OVERRIDE}
+        ),
+        versions=ONLY_16,
+    ),
+    Row(
+        "node count-only change is admitted before 1.6",
+        set_worker(multinode={"nodeCount": 3}),
+        old=set_worker(multinode={"nodeCount": 2}),
+        versions=("1.3", "1.4"),
+    ),
+]
+
 # Kinds of rows of the operator's table this file does not replay.
 NOT_PORTED = (
     "v1alpha1 requests (replayed in test_operator_admission_alpha.py)",
@@ -3060,6 +3132,7 @@ CASES = [
         + PATHWAY_ROWS
         + SIDECAR_ROWS
         + BUDGET_ROWS
+        + ROLE_UPDATE_ROWS
     )
     for version in row.versions
 ]

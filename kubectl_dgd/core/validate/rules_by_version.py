@@ -184,6 +184,8 @@ RULES: dict[str, Rule] = {
     "multinode-toggle": _r(source="U3"),
     "node-count-change": _r(until="1.5", source="U4: admitted before 1.6 (warning)"),
     "node-count-immutable": _r("1.6", source="U4"),
+    "roles-mode-switch": _r("1.6", source="validateComponentRolesUpdate, 70561057532"),
+    "role-names-immutable": _r("1.6", source="validateComponentRolesUpdate, 70561057532"),
     "gpu-power-limit-nodes": _r("1.4", until="1.5", source="U4 with the power annotation"),
     "topology-immutable": _r(source="U5, U6"),
     "kv-transfer-immutable": _r(source="U7"),
