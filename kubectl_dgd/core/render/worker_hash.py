@@ -71,9 +71,12 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         if not is_worker(component):
             continue
         dcd = build_dcd(graph, component, HASH_PLACEHOLDER, restart=False)
-        entry: dict[str, Any] = {"labels": kube_labels(dcd)}
+        # GetDCDKubeLabels / GetDCDKubeAnnotations: the preserved v1alpha1 service metadata
+        # sits under the pod template's; the hashed spec below carries neither.
+        entry: dict[str, Any] = {"labels": kube_labels(dcd, graph.preserved(component, "labels"))}
         annotations = {
             **dcd["metadata"].get("annotations", {}),
+            **graph.preserved(component, "annotations"),
             **dcd["spec"]["podTemplate"]["metadata"].get("annotations", {}),
         }
         entry["annotations"] = {
