@@ -10,8 +10,10 @@ v2 golden, so the value stays marked as a preview until a value from a real clus
 
 Per release: 1.3 hashes labels, annotations and spec; 1.4 adds ``runtimeVersion`` (only for a
 resolved runtime of 1.5.0 or later) and clears the override; 1.5 and 1.6 add their new spec
-fields. ``annotations`` drop the origin-version annotation and topology-source keys, while the
-spec's pod template keeps the origin version: the hash depends on the creating operator.
+fields. ``annotations`` drop the origin-version annotation and the template's topology-source
+keys (the DCD's own topology-source annotations are added back), while the spec's pod template
+keeps the origin version: the hash depends on the creating operator. A v1alpha1 graph's service
+``labels``/``annotations`` enter ``labels``/``annotations`` only, never the hashed spec.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ UNHASHED_ANNOTATIONS = (
     TOPOLOGY_LABEL_KEY_ANNOTATION,
     TOPOLOGY_CLUSTER_ANNOTATION,
 )
+TOPOLOGY_SOURCE_ANNOTATIONS = (TOPOLOGY_LABEL_KEY_ANNOTATION, TOPOLOGY_CLUSTER_ANNOTATION)
 # v1alpha1 fields the legacy v1 hash clears (stripV1alpha1NonPodTemplateFields).
 LEGACY_STRIPPED = [
     "annotations",
@@ -75,13 +78,14 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         # sits under the pod template's; the hashed spec below carries neither.
         entry: dict[str, Any] = {"labels": kube_labels(dcd, graph.preserved(component, "labels"))}
         annotations = {
-            **dcd["metadata"].get("annotations", {}),
             **graph.preserved(component, "annotations"),
             **dcd["spec"]["podTemplate"]["metadata"].get("annotations", {}),
         }
-        entry["annotations"] = {
-            k: v for k, v in annotations.items() if k not in UNHASHED_ANNOTATIONS
-        }
+        kept = {k: v for k, v in annotations.items() if k not in UNHASHED_ANNOTATIONS}
+        # The topology-source keys are dropped from the template's and re-added from the DCD's own.
+        topology = dcd["metadata"].get("annotations", {})
+        kept.update({k: v for k, v in topology.items() if k in TOPOLOGY_SOURCE_ANNOTATIONS and v})
+        entry["annotations"] = kept
         version = resolved_runtime_version(component)
         if newer and version is not None and version >= MIN_HASHED_RUNTIME:
             entry["runtimeVersion"] = str(version)
