@@ -1,7 +1,8 @@
-"""The worker hash keeps the DCD's topology-source annotations (GetDCDKubeAnnotations).
+"""Worker-hash inputs the operator takes from outside the component's own pod template.
 
-The operator drops those keys from the pod template's annotations and re-adds them from the DCD
-object, where the graph controller writes the kvTransferPolicy topology source of each worker.
+The DCD's topology-source annotations (GetDCDKubeAnnotations drops those keys from the pod
+template's annotations and re-adds them from the DCD object, where the graph controller writes
+each worker's kvTransferPolicy topology source), and in 1.6 the Dynamo sidecar's runtime version.
 """
 
 from __future__ import annotations
@@ -53,4 +54,27 @@ def test_the_topology_source_changes_the_worker_hash() -> None:
     rack = {"kvTransferPolicy": {"labelKey": "example.com/rack", "domain": "rack"}}
     assert worker_hash(graph_context(beta_graph(**zone), Profile())) != worker_hash(
         graph_context(beta_graph(**rack), Profile())
+    )
+
+
+def sidecar_graph(runtime_image: str) -> dict[str, Any]:
+    obj = beta_graph()
+    spec = obj["spec"]["components"][0]["podTemplate"]["spec"]
+    spec["containers"][0]["image"] = "vllm/vllm-openai:latest"
+    spec["initContainers"] = [
+        {"name": "runtime", "image": runtime_image, "restartPolicy": "Always"}
+    ]
+    return obj
+
+
+def test_1_6_hashes_the_dynamo_sidecar_s_runtime_version() -> None:
+    # resolvedRuntimeVersionForHash reads the runtime init container in sidecar mode (1.6).
+    entry = hash_input(graph_context(sidecar_graph("runtime:1.5.0"), Profile()))["w"]
+    assert entry["runtimeVersion"] == "1.5.0"
+    newer = hash_input(graph_context(sidecar_graph("runtime:1.6.0"), Profile()))["w"]
+    assert newer["runtimeVersion"] == "1.6.0"
+    older = Profile(operator_version="1.5")
+    assert (
+        "runtimeVersion"
+        not in hash_input(graph_context(sidecar_graph("runtime:1.5.0"), older))["w"]
     )

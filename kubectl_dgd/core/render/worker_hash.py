@@ -23,6 +23,7 @@ import hashlib
 from dataclasses import replace
 from typing import Any
 
+from kubectl_dgd.core.containers import pod_spec
 from kubectl_dgd.core.profile import ORIGIN_VERSION_ANNOTATION, version_key
 from kubectl_dgd.core.render.context import Graph, is_worker
 from kubectl_dgd.core.render.dcd import (
@@ -33,9 +34,14 @@ from kubectl_dgd.core.render.dcd import (
 from kubectl_dgd.core.render.dynamo_types import ALPHA_SERVICES, worker_template
 from kubectl_dgd.core.render.gojson import GoType, map_of, marshal
 from kubectl_dgd.core.render.podtemplate import kube_labels
-from kubectl_dgd.core.runtime_version import RuntimeVersion, resolved_runtime_version
+from kubectl_dgd.core.runtime_version import (
+    RuntimeVersion,
+    parse_runtime_version,
+    resolved_runtime_version,
+)
 
 HASH_PLACEHOLDER = "worker-hash-placeholder"
+RUNTIME_SIDECAR = "runtime"  # the init container that selects 1.6 Dynamo sidecar mode
 MIN_HASHED_RUNTIME = RuntimeVersion(1, 5, 0)
 # Replica count, availability and autoscaling ownership patch the live DCD (workerHashSpec).
 CLEARED_SPEC_FIELDS = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
@@ -86,7 +92,7 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         topology = dcd["metadata"].get("annotations", {})
         kept.update({k: v for k, v in topology.items() if k in TOPOLOGY_SOURCE_ANNOTATIONS and v})
         entry["annotations"] = kept
-        version = resolved_runtime_version(component)
+        version = _hashed_runtime_version(component, graph.operator_version)
         if newer and version is not None and version >= MIN_HASHED_RUNTIME:
             entry["runtimeVersion"] = str(version)
         spec = copy.deepcopy(dcd["spec"])
@@ -95,6 +101,18 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         entry["spec"] = spec
         entries[str(component.get("name"))] = entry
     return entries
+
+
+def _hashed_runtime_version(component: dict[str, Any], operator: str) -> RuntimeVersion | None:
+    """1.6 reads a Dynamo-sidecar component's runtime from the ``runtime`` init container's image
+    (resolvedRuntimeVersionForHash, search index 70474665178); the override still wins."""
+    if version_key(operator) >= (1, 6) and not component.get("runtimeVersionOverride"):
+        init = pod_spec(component).get("initContainers")
+        for container in init if isinstance(init, list) else []:
+            if isinstance(container, dict) and container.get("name") == RUNTIME_SIDECAR:
+                image = container.get("image")
+                return parse_runtime_version(image) if isinstance(image, str) else None
+    return resolved_runtime_version(component)
 
 
 def hash_bytes(graph: Graph) -> tuple[str, bool]:
