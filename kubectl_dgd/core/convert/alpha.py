@@ -174,6 +174,9 @@ def _spec(value: Any, conv: Conversion) -> Any:
                     "spec.pvcs: v1beta1 has no PVC list (the operator creates these PVCs only from "
                     "its v1alpha1 record); create the PVCs as their own objects and remove spec.pvcs"
                 )
+        elif key in ("components", "env"):
+            # v1beta1 names, unknown to v1alpha1: the API server prunes them before converting.
+            conv.dropped.append(f"spec.{key}: not a v1alpha1 field; the API server prunes it")
         elif key == "topologyConstraint" and isinstance(item, dict):
             out[key] = _spec_topology(item, paths)
         else:
