@@ -592,3 +592,14 @@ def test_operator_v1alpha1_admission_row(row: Row) -> None:
     assert errors == row.expected
     if row.warnings is not None:
         assert warned == row.warnings
+
+
+def test_releases_before_1_6_treat_an_alpha_lpx_service_as_an_ordinary_one() -> None:
+    """Alpha has no componentType enum, so ``lpx`` reaches a 1.5 webhook that knows no LPX: the
+    ordinary image/runtime-version rule applies (1.6 skips it for LPX components)."""
+    obj = baseline()
+    custom_image(obj)
+    worker(obj)["componentType"] = "lpx"
+    found = validate_object(obj, bundled_schemas("1.5"), Profile(lpx=True, operator_version="1.5"))
+    errors = [f"{f.path}: {f.message}" for f in found if f.severity == "error"]
+    assert errors == [f"spec.services[worker].runtimeVersionOverride: {RUNTIME}"]
