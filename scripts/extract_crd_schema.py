@@ -81,6 +81,11 @@ EXTENSIONS: list[str] = [
     "v1beta1 status.components.*: servedModelName, runtimeComponentName (string), "
     "gpuPowerLimitWatts (integer, min 1)",
     "v1beta1 status.restart.phase: enum Pending, Restarting, Completed, Failed, Superseded",
+    "v1alpha1 spec.services.*: lpx (as v1beta1) and roles[] (as v1beta1), for componentType 'lpx'",
+    "v1alpha1 spec.services.* CEL: 'componentType is immutable after it is set', 'lpx is required "
+    "when componentType is lpx', 'lpx may only be set when componentType is lpx', 'replicas must "
+    "be positive when componentType is lpx'; the minAvailable rule exempts an LPX service "
+    "without replicas (66854651310, 70778590138)",
 ]
 
 DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
@@ -173,6 +178,44 @@ def _roles(component: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+IS_ALPHA_LPX = "has(self.componentType) && self.componentType == 'lpx'"
+ALPHA_LPX_RULES: list[dict[str, Any]] = [
+    {
+        "rule": "!has(oldSelf.componentType) || "
+        "(has(self.componentType) && self.componentType == oldSelf.componentType)",
+        "message": "componentType is immutable after it is set",
+    },
+    {
+        "rule": f"!({IS_ALPHA_LPX}) || has(self.lpx)",
+        "message": "lpx is required when componentType is lpx",
+    },
+    {
+        "rule": f"!has(self.lpx) || ({IS_ALPHA_LPX})",
+        "message": "lpx may only be set when componentType is lpx",
+    },
+    {
+        "rule": f"!({IS_ALPHA_LPX}) || !has(self.replicas) || self.replicas > 0",
+        "message": "replicas must be positive when componentType is lpx",
+    },
+]
+
+
+def _extend_alpha(alpha: dict[str, Any], beta_component: dict[str, Any]) -> None:
+    """1.6 v1alpha1 services carry the LPX block and roles natively (alpha has no type enum)."""
+    service = alpha["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["services"][
+        "additionalProperties"
+    ]
+    props = service["properties"]
+    props["lpx"] = _lpx_block()
+    props["roles"] = _roles(beta_component)
+    rules = service.setdefault("x-kubernetes-validations", [])
+    exempt = f"(({IS_ALPHA_LPX}) && !has(self.replicas)) || "
+    for rule in rules:
+        if rule.get("message") == MIN_AVAILABLE_MESSAGE and not rule["rule"].startswith(exempt):
+            rule["rule"] = exempt + rule["rule"]
+    rules.extend(r for r in ALPHA_LPX_RULES if r not in rules)
+
+
 def extend_schema(versions: list[dict[str, Any]]) -> None:
     """Additions for the LPX-era operator that the upstream CRD predates (listed in EXTENSIONS)."""
     for version in versions:
@@ -213,6 +256,9 @@ def extend_schema(versions: list[dict[str, Any]]) -> None:
             "type": "string",
             "enum": ["Pending", "Restarting", "Completed", "Failed", "Superseded"],
         }
+        for alpha in versions:
+            if alpha["name"] == "v1alpha1":
+                _extend_alpha(alpha, component)
 
 
 def build(crd_path: Path, version: str = NEWEST) -> dict[str, Any]:

@@ -304,3 +304,10 @@ def test_render_of_a_v1alpha1_graph_creates_the_pvcs_it_asks_for() -> None:
             },
         }
     ]
+
+
+def test_v1beta1_spec_fields_in_a_v1alpha1_object_are_pruned_not_converted() -> None:
+    conv = alpha_to_beta(graph({"w": {}}, components=[{"type": []}], env=[{"name": "A"}]))
+    assert [c["name"] for c in conv.obj["spec"]["components"]] == ["w"]
+    assert "env" not in conv.obj["spec"]
+    assert any(d.startswith("spec.components:") for d in conv.dropped)

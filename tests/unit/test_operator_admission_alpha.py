@@ -125,6 +125,8 @@ class Row:
     expected: list[str]
     old: Change | None = None
     warnings: list[str] | None = None
+    # The operator's table runs with LPX enabled unless a row turns it off.
+    lpx_disabled: bool = False
 
 
 def nothing(obj: dict[str, Any]) -> None:
@@ -421,6 +423,144 @@ ROWS = [
 ]
 
 
+# ---- 1.6: v1alpha1 can express LPX natively (componentType lpx, lpx, roles; 70778590138) -------
+def lpx_service(**extra: Any) -> dict[str, Any]:
+    return {
+        "componentType": "lpx",
+        "replicas": 1,
+        "lpx": {"buildId": "test/build"},
+        "roles": [
+            {
+                "name": "agent",
+                "podTemplate": {"spec": {"containers": [{"name": "main", "image": "lpu-runtime"}]}},
+            },
+            {
+                "name": "conductor",
+                "podTemplate": {
+                    "spec": {
+                        "containers": [
+                            {"name": "main", "image": "conductor-runtime", "command": ["/bin/nova"]}
+                        ]
+                    }
+                },
+            },
+        ],
+        **extra,
+    }
+
+
+def lpx_graph(**extra: Any) -> Change:
+    def change(obj: dict[str, Any]) -> None:
+        obj["spec"]["services"] = {"lpx": lpx_service(**copy.deepcopy(extra))}
+
+    return change
+
+
+def on_lpx(**fields: Any) -> Change:
+    def change(obj: dict[str, Any]) -> None:
+        lpx_graph()(obj)
+        service = obj["spec"]["services"]["lpx"]
+        for key, value in fields.items():
+            if value is None:
+                service.pop(key, None)
+            else:
+                service[key] = copy.deepcopy(value)
+
+    return change
+
+
+ALPHA_LPX_GATE = (
+    "spec.services[lpx].componentType: Forbidden: LPX components require lpx.enabled=true"
+)
+INGRESS = {"enabled": True, "host": "lpx.example.com"}
+LPX_ROWS = [
+    Row("v1alpha1 LPX service is admitted", lpx_graph(), []),
+    Row(
+        "v1alpha1 LPX preserves omitted replicas with minimum availability above one on CREATE",
+        on_lpx(replicas=None, minAvailable=2),
+        [],
+    ),
+    Row(
+        "v1alpha1 LPX preserves omitted replicas with minimum availability above one on UPDATE",
+        on_lpx(replicas=None, minAvailable=2),
+        [],
+        old=on_lpx(replicas=3, minAvailable=2),
+    ),
+    Row(
+        "v1alpha1 LPX rejects explicit replicas below minimum availability",
+        on_lpx(minAvailable=2),
+        [
+            "spec.services[lpx]: Invalid value: minAvailable must be less than or equal to "
+            "replicas unless replicas is 0"
+        ],
+    ),
+    Row(
+        "v1alpha1 LPX gate rejects CREATE when disabled",
+        lpx_graph(),
+        [ALPHA_LPX_GATE],
+        lpx_disabled=True,
+    ),
+    Row(
+        "v1alpha1 LPX gate rejects build updates when disabled",
+        on_lpx(lpx={"buildId": "test/replacement"}),
+        [ALPHA_LPX_GATE],
+        old=lpx_graph(),
+        lpx_disabled=True,
+    ),
+    Row(
+        "v1alpha1 LPX gate rejects ingress updates when disabled",
+        on_lpx(ingress=INGRESS),
+        [ALPHA_LPX_GATE],
+        old=lpx_graph(),
+        lpx_disabled=True,
+    ),
+    Row(
+        "v1alpha1 LPX gate admits unrelated updates with unchanged ingress when disabled",
+        lambda obj: (
+            on_lpx(ingress=INGRESS)(obj),
+            obj["metadata"].update(labels={"updated": "true"}),
+            obj["spec"].update(labels={"updated": "true"}),
+        ),
+        [],
+        old=on_lpx(ingress=INGRESS),
+        lpx_disabled=True,
+    ),
+    # The 1.6 v1alpha1 CEL rules of LPX services (66854651310); they stop the request first.
+    Row(
+        "v1alpha1 LPX service needs its lpx block",
+        on_lpx(lpx=None),
+        ["spec.services[lpx]: Invalid value: lpx is required when componentType is lpx"],
+    ),
+    Row(
+        "v1alpha1 lpx block belongs to LPX services only",
+        set_worker(lpx={"buildId": "test/build"}),
+        ["spec.services[worker]: Invalid value: lpx may only be set when componentType is lpx"],
+    ),
+    Row(
+        "v1alpha1 LPX replicas must be positive",
+        on_lpx(replicas=0),
+        ["spec.services[lpx]: Invalid value: replicas must be positive when componentType is lpx"],
+    ),
+    Row(
+        "v1alpha1 componentType cannot become lpx on update",
+        lambda obj: worker(obj).update(componentType="lpx", lpx={"buildId": "test/build"}),
+        ["spec.services[worker]: Invalid value: componentType is immutable after it is set"],
+        old=nothing,
+    ),
+    # The LPX errors of the converted object keep their v1beta1 paths (operator-versions 2.2).
+    Row(
+        "v1alpha1 LPX agent template reports the converted path",
+        lambda obj: (
+            lpx_graph()(obj),
+            obj["spec"]["services"]["lpx"]["roles"][0].pop("podTemplate"),
+        ),
+        [
+            "spec.components[0].roles[0].podTemplate: Required value: the LPX agent role requires a podTemplate"
+        ],
+    ),
+]
+
+
 def admission(row: Row) -> tuple[list[str], list[str]]:
     obj = baseline()
     if row.change is not None:
@@ -429,7 +569,7 @@ def admission(row: Row) -> tuple[list[str], list[str]]:
     if row.old is not None:
         old = baseline()
         row.old(old)
-    found = validate_object(obj, bundled_schemas(), Profile(), old=old)
+    found = validate_object(obj, bundled_schemas(), Profile(lpx=not row.lpx_disabled), old=old)
     errors = [f for f in found if f.severity == "error"]
     stage = [f for f in errors if f.layer in ("schema", "cel")] or [
         f for f in errors if f.layer == "webhook"
@@ -446,9 +586,20 @@ def admission(row: Row) -> tuple[list[str], list[str]]:
     return lines, warned
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
+@pytest.mark.parametrize("row", ROWS + LPX_ROWS, ids=lambda r: r.name)
 def test_operator_v1alpha1_admission_row(row: Row) -> None:
     errors, warned = admission(row)
     assert errors == row.expected
     if row.warnings is not None:
         assert warned == row.warnings
+
+
+def test_releases_before_1_6_treat_an_alpha_lpx_service_as_an_ordinary_one() -> None:
+    """Alpha has no componentType enum, so ``lpx`` reaches a 1.5 webhook that knows no LPX: the
+    ordinary image/runtime-version rule applies (1.6 skips it for LPX components)."""
+    obj = baseline()
+    custom_image(obj)
+    worker(obj)["componentType"] = "lpx"
+    found = validate_object(obj, bundled_schemas("1.5"), Profile(lpx=True, operator_version="1.5"))
+    errors = [f"{f.path}: {f.message}" for f in found if f.severity == "error"]
+    assert errors == [f"spec.services[worker].runtimeVersionOverride: {RUNTIME}"]

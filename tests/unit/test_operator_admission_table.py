@@ -2811,6 +2811,273 @@ PATHWAY_ROWS = [
     ),
 ]
 
+
+# ---- 1.6: Dynamo sidecar mode (dynamo.ValidateDynamoSidecar, search index 70139814946) ------
+def runtime_sidecar(
+    component: Callable[[dict[str, Any]], dict[str, Any]] = worker, **extra: Any
+) -> Mutation:
+    def apply(obj: dict[str, Any]) -> None:
+        spec = component(obj)["podTemplate"]["spec"]
+        spec["initContainers"] = [{"name": "runtime", "image": IMAGE, **extra}]
+
+    return apply
+
+
+SIDECAR_DETAIL = 'component "worker" with a runtime init container'
+SIDECAR_ROWS = [
+    Row(
+        "a worker with an Always runtime init container is admitted",
+        runtime_sidecar(restartPolicy="Always"),
+    ),
+    Row(
+        "1.6 keeps the Dynamo sidecar to worker-class components",
+        runtime_sidecar(frontend, restartPolicy="Always"),
+        [
+            "spec.components[0].podTemplate.spec.initContainers[0].name: Forbidden: is supported "
+            "only for worker, prefill, and decode components"
+        ],
+        per_version={"1.5": []},
+    ),
+    Row(
+        "1.6 runs the Dynamo sidecar as a native sidecar only",
+        runtime_sidecar(),
+        [
+            "spec.components[1].podTemplate.spec.initContainers[0].restartPolicy: Invalid value: "
+            f'"": must be Always for {SIDECAR_DETAIL}'
+        ],
+        per_version={"1.5": []},
+    ),
+    Row(
+        "1.6 has no multinode Dynamo sidecar yet",
+        chain(runtime_sidecar(restartPolicy="Always"), set_worker(multinode={"nodeCount": 2})),
+        [
+            f"spec.components[1].multinode: Forbidden: is not currently supported for {SIDECAR_DETAIL}; "
+            "support is planned for a future release"
+        ],
+        per_version={"1.5": []},
+    ),
+    Row(
+        "1.6 has no GPU memory service beside the Dynamo sidecar yet",
+        chain(gms("IntraPod"), runtime_sidecar(restartPolicy="Always")),
+        [
+            "spec.components[1].experimental.gpuMemoryService: Forbidden: is not currently "
+            f"supported for {SIDECAR_DETAIL}; support is planned for a future release"
+        ],
+        per_version={"1.5": []},
+    ),
+]
+
+
+# ---- 1.6: the rollingUpdate budget of provider overrides (70561057532, po/registry.go 71643200112)
+def budget(maximum: Any, **value: Any) -> dict[str, Any]:
+    return {
+        "apiVersion": "grove.io/v1alpha1",
+        "value": {"rollingUpdate": {"maxUnavailable": maximum}, **value},
+    }
+
+
+NOT_OWNED = "Forbidden: is Dynamo-owned or not enabled for provider override"
+TOPOLOGY_REQUIRED_15 = (
+    "spec.components[1].providerOverride.value.topologyConstraint: Invalid value: null: is required"
+)
+BUDGET_ROWS = [
+    Row(
+        "1.6 bounds a component's rollingUpdate budget by its replicas",
+        set_worker(providerOverride=budget(3)),
+        [
+            "spec.components[1].providerOverride.value.rollingUpdate.maxUnavailable: Invalid value: 3: "
+            "must not be greater than replicas (2); lower or remove the budget before scaling down"
+        ],
+        per_version={
+            "1.5": [
+                f"spec.components[1].providerOverride.value.rollingUpdate: {NOT_OWNED}",
+                TOPOLOGY_REQUIRED_15,
+            ]
+        },
+    ),
+    Row(
+        "1.6 admits a component budget within its replicas",
+        set_worker(providerOverride=budget(2)),
+        per_version={
+            "1.5": [
+                f"spec.components[1].providerOverride.value.rollingUpdate: {NOT_OWNED}",
+                TOPOLOGY_REQUIRED_15,
+            ]
+        },
+    ),
+    Row(
+        "1.6 refuses a budget under the OnDelete strategy",
+        chain(annotate(strategy="OnDelete"), set_worker(providerOverride=budget(1))),
+        [
+            "spec.components[1].providerOverride.value.rollingUpdate: Forbidden: must not be set "
+            "when the update strategy is OnDelete"
+        ],
+        per_version={
+            "1.5": [
+                f"spec.components[1].providerOverride.value.rollingUpdate: {NOT_OWNED}",
+                TOPOLOGY_REQUIRED_15,
+            ]
+        },
+    ),
+    Row(
+        "1.6 keeps a Coherent budget at or above the component's minAvailable",
+        chain(
+            annotate(strategy="Coherent"),
+            set_worker(minAvailable=2, providerOverride=budget(1)),
+        ),
+        [
+            "spec.components[1].providerOverride.value.rollingUpdate.maxUnavailable: Invalid value: 1: "
+            "must not be less than minAvailable (2) under the Coherent update strategy"
+        ],
+        versions=("1.6",),
+    ),
+    Row(
+        "1.6 leaves the budget to components, not the PodCliqueSet root",
+        set_spec(
+            providerOverride={
+                **ROOT_TOPOLOGY_OVERRIDE,
+                "value": {
+                    **ROOT_TOPOLOGY_OVERRIDE["value"],
+                    "rollingUpdate": {"maxUnavailable": 1},
+                },
+            }
+        ),
+        [
+            f"spec.providerOverride.value.rollingUpdate: {NOT_OWNED}",
+            "spec.providerOverride.value.rollingUpdate: Forbidden: member cliques use the owning "
+            "component's rollingUpdate budget",
+        ],
+        per_version={"1.5": [f"spec.providerOverride.value.rollingUpdate: {NOT_OWNED}"]},
+    ),
+    Row(
+        "1.6 leaves the budget to the component, not its multinode roles",
+        multinode_roles(
+            {"name": "leader"},
+            {"name": "worker", "providerOverride": budget(1)},
+            node_count=2,
+        ),
+        [
+            "spec.components[1].roles[1].providerOverride.value.rollingUpdate: Forbidden: member "
+            "cliques use the owning component's rollingUpdate budget"
+        ],
+        versions=("1.6",),
+    ),
+    Row(
+        "1.6 names all three writable subtrees when a component value writes none",
+        set_worker(providerOverride={"apiVersion": "grove.io/v1alpha1", "value": {}}),
+        [
+            "spec.components[1].providerOverride.value.topologyConstraint: Invalid value: null: "
+            "topologyConstraint, minAvailable or rollingUpdate is required"
+        ],
+        per_version={"1.5": [TOPOLOGY_REQUIRED_15]},
+    ),
+    Row(
+        "1.6 wants a positive native minimum",
+        set_worker(
+            providerOverride={
+                "apiVersion": "grove.io/v1alpha1",
+                "value": {"spec": {"minAvailable": 0}},
+            }
+        ),
+        [
+            "spec.components[1].providerOverride.value.spec.minAvailable: Invalid value: null: "
+            "must be a positive 32-bit integer"
+        ],
+        per_version={
+            "1.5": [
+                f"spec.components[1].providerOverride.value.spec: {NOT_OWNED}",
+                TOPOLOGY_REQUIRED_15,
+            ]
+        },
+    ),
+    Row(
+        "1.6 wants a positive budget",
+        set_worker(providerOverride=budget("25%")),
+        [
+            "spec.components[1].providerOverride.value.rollingUpdate.maxUnavailable: Invalid value: "
+            "null: must be a positive 32-bit integer"
+        ],
+        per_version={
+            "1.5": [
+                f"spec.components[1].providerOverride.value.rollingUpdate: {NOT_OWNED}",
+                TOPOLOGY_REQUIRED_15,
+            ]
+        },
+    ),
+]
+
+# ---- 1.6: roles[] on update (validateComponentRolesUpdate, 70561057532) and nodeCount per release
+ROLE_TOPOLOGY_OVERRIDE = {
+    "apiVersion": "grove.io/v1alpha1",
+    "value": {"topologyConstraint": {"pack": {"required": "rack"}}},
+}
+ROLE_SWITCH = (
+    "spec.components[1].roles: Forbidden: cannot switch between implicit and explicit roles while "
+    "changing the resolved role model; make the equivalent role structure explicit first"
+)
+ROLE_UPDATE_ROWS = [
+    Row(
+        "implicit roles may become the equivalent explicit pair",
+        multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 2}),
+        old=set_worker(multinode={"nodeCount": 3}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "explicit roles may go back to implicit ones",
+        set_worker(multinode={"nodeCount": 3}),
+        old=multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 2}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "implicit roles cannot become explicit ones with a role override",
+        multinode_roles(
+            {"name": "leader"}, {"name": "worker", "providerOverride": ROLE_TOPOLOGY_OVERRIDE}
+        ),
+        [ROLE_SWITCH],
+        old=set_worker(multinode={"nodeCount": 3}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "explicit roles with a role override cannot go back to implicit ones",
+        set_worker(multinode={"nodeCount": 3}),
+        [ROLE_SWITCH],
+        old=multinode_roles(
+            {"name": "leader"}, {"name": "worker", "providerOverride": ROLE_TOPOLOGY_OVERRIDE}
+        ),
+        versions=ONLY_16,
+    ),
+    Row(
+        "explicit roles keep nodeCount immutable",
+        multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 3}, node_count=4),
+        ["spec.components[1].multinode.nodeCount: Invalid value: 4: field is immutable"],
+        old=multinode_roles({"name": "leader"}, {"name": "worker", "replicas": 2}),
+        versions=ONLY_16,
+    ),
+    Row(
+        "a role override may be edited in place",
+        multinode_roles(
+            {"name": "leader"},
+            {
+                "name": "worker",
+                "providerOverride": {
+                    **ROLE_TOPOLOGY_OVERRIDE,
+                    "value": {"topologyConstraint": {"pack": {"required": "zone"}}},
+                },
+            },
+        ),
+        old=multinode_roles(
+            {"name": "leader"}, {"name": "worker", "providerOverride": ROLE_TOPOLOGY_OVERRIDE}
+        ),
+        versions=ONLY_16,
+    ),
+    Row(
+        "node count-only change is admitted before 1.6",
+        set_worker(multinode={"nodeCount": 3}),
+        old=set_worker(multinode={"nodeCount": 2}),
+        versions=("1.3", "1.4"),
+    ),
+]
+
 # Kinds of rows of the operator's table this file does not replay.
 NOT_PORTED = (
     "v1alpha1 requests (replayed in test_operator_admission_alpha.py)",
@@ -2856,7 +3123,17 @@ def admission_result(row: Row, version: str = "1.5") -> list[str]:
 
 CASES = [
     pytest.param(row, version, id=f"{version}: {row.name}")
-    for row in CREATE_ROWS + UPDATE_ROWS + LPX_ROWS + LPX_RESTART_ROWS + ROLE_ROWS + PATHWAY_ROWS
+    for row in (
+        CREATE_ROWS
+        + UPDATE_ROWS
+        + LPX_ROWS
+        + LPX_RESTART_ROWS
+        + ROLE_ROWS
+        + PATHWAY_ROWS
+        + SIDECAR_ROWS
+        + BUDGET_ROWS
+        + ROLE_UPDATE_ROWS
+    )
     for version in row.versions
 ]
 

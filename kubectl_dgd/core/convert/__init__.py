@@ -5,6 +5,7 @@ from kubectl_dgd.core.convert.alpha import (
     alpha_to_beta,
     for_render,
     is_alpha,
+    preserved_pod_metadata,
     service_line_path,
     service_path,
 )
@@ -14,6 +15,7 @@ __all__ = [
     "alpha_to_beta",
     "for_render",
     "is_alpha",
+    "preserved_pod_metadata",
     "service_line_path",
     "service_path",
 ]

@@ -73,27 +73,39 @@ class Conversion:
         return self.paths.alpha_of(beta_path)
 
 
-def for_render(obj: dict[str, Any]) -> dict[str, Any]:
-    """The v1beta1 object the operator's controller works from: the conversion plus what its
-    renderer reads back from the preserved v1alpha1 record. Service-level ``labels`` and
-    ``annotations`` reach the pods under the pod template's own (which win)."""
-    conv = alpha_to_beta(obj)
+def preserved_pod_metadata(obj: dict[str, Any]) -> dict[str, dict[str, dict[str, str]]]:
+    """Service-level ``labels`` and ``annotations`` of a v1alpha1 graph, by service name: what the
+    operator keeps in its conversion record and its renderer reads back (``getDGDAlphaComponent``).
+    They reach the workload pods (under the pod template's own, which win), not the DCD's spec."""
     services = _as_dict(_as_dict(obj.get("spec")).get("services"))
+    result: dict[str, dict[str, dict[str, str]]] = {}
+    for name, service in services.items():
+        kept = {
+            key: {str(k): str(v) for k, v in value.items()}
+            for key in ("labels", "annotations")
+            if isinstance(value := _as_dict(service).get(key), dict) and value
+        }
+        if kept:
+            result[str(name)] = kept
+    return result
+
+
+def for_render(obj: dict[str, Any]) -> dict[str, Any]:
+    """The conversion with the preserved service ``labels``/``annotations`` written under each
+    pod template's own (which win): a one-object view of what the workload pods get."""
+    conv = alpha_to_beta(obj)
+    preserved = preserved_pod_metadata(obj)
     for i, name in conv.services.items():
-        service = _as_dict(services.get(name))
         component = conv.obj["spec"]["components"][i]
-        if not isinstance(component, dict):
+        if not isinstance(component, dict) or name not in preserved:
             continue
-        for key in ("labels", "annotations"):
-            preserved = service.get(key)
-            if not isinstance(preserved, dict) or not preserved:
-                continue
+        for key, values in preserved[name].items():
             template = component.setdefault("podTemplate", {})
             if not isinstance(template, dict):
                 continue
             metadata = template.setdefault("metadata", {})
             if isinstance(metadata, dict):
-                metadata[key] = {**copy.deepcopy(preserved), **_as_dict(metadata.get(key))}
+                metadata[key] = {**values, **_as_dict(metadata.get(key))}
     return conv.obj
 
 
@@ -162,6 +174,9 @@ def _spec(value: Any, conv: Conversion) -> Any:
                     "spec.pvcs: v1beta1 has no PVC list (the operator creates these PVCs only from "
                     "its v1alpha1 record); create the PVCs as their own objects and remove spec.pvcs"
                 )
+        elif key in ("components", "env"):
+            # v1beta1 names, unknown to v1alpha1: the API server prunes them before converting.
+            conv.dropped.append(f"spec.{key}: not a v1alpha1 field; the API server prunes it")
         elif key == "topologyConstraint" and isinstance(item, dict):
             out[key] = _spec_topology(item, paths)
         else:

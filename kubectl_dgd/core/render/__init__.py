@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_dgd.core.convert import for_render, is_alpha
+from kubectl_dgd.core.convert import alpha_to_beta, is_alpha, preserved_pod_metadata
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render.component_path import render_component
 from kubectl_dgd.core.render.context import Graph, RenderError, graph_context
@@ -27,8 +27,11 @@ def render_graph(obj: dict[str, Any], profile: Profile) -> list[RenderedObject]:
     conversion, as the operator's controller reads it."""
     alpha = obj if is_alpha(obj) else None
     if alpha is not None:
-        obj = for_render(alpha)
+        obj = alpha_to_beta(alpha).obj
     graph = graph_context(obj, profile)
+    if alpha is not None:
+        # The controller reads the preserved service metadata back for the pods, not the DCD spec.
+        graph.alpha_metadata = preserved_pod_metadata(alpha)
     hashed = worker_hash(graph)
     objects = (
         render_grove(graph, hashed) if graph.provider == "grove" else _component_path(graph, hashed)

@@ -21,6 +21,7 @@ from kubectl_dgd.core.render.podtemplate import (
     LABEL_SELECTOR,
     kube_labels,
     not_shown,
+    workload_pod_annotations,
     workload_pod_labels,
 )
 from kubectl_dgd.core.render.services import component_service, wants_service
@@ -54,7 +55,8 @@ def render_component(
         backing = deployment(graph, component, dcd, worker_hash, {**preview, **hidden})
     result = [RenderedObject(source, dcd), RenderedObject(source, backing)]
     if wants_service(graph, component):
-        service = component_service(graph, component, name, kube_labels(dcd))
+        labels = kube_labels(dcd, graph.preserved(component, "labels"))
+        service = component_service(graph, component, name, labels)
         if preview:
             service["metadata"]["annotations"] = {
                 **service["metadata"].get("annotations", {}),
@@ -101,7 +103,7 @@ def deployment(
             "selector": {"matchLabels": {LABEL_SELECTOR: name}},
             "strategy": deployment_strategy(template["metadata"].get("annotations", {})),
             "template": {
-                "metadata": {"labels": pod_labels, **_without_labels(template["metadata"])},
+                "metadata": _pod_metadata(graph, component, dcd, pod_labels),
                 "spec": template["spec"],
             },
         },
@@ -121,9 +123,10 @@ def leader_worker_set(
     labels = workload_pod_labels(graph, component, dcd, worker_hash)
     template = dcd["spec"]["podTemplate"]
     leader = copy.deepcopy(template)
-    leader["metadata"]["labels"] = labels
+    leader["metadata"] = _pod_metadata(graph, component, dcd, labels)
     worker = copy.deepcopy(template)
-    worker["metadata"]["labels"] = {k: v for k, v in labels.items() if k != LABEL_SELECTOR}
+    worker_labels = {k: v for k, v in labels.items() if k != LABEL_SELECTOR}
+    worker["metadata"] = _pod_metadata(graph, component, dcd, worker_labels)
     return {
         "apiVersion": LWS_API_VERSION,
         "kind": "LeaderWorkerSet",
@@ -141,5 +144,13 @@ def leader_worker_set(
     }
 
 
-def _without_labels(meta: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in meta.items() if k != "labels"}
+def _pod_metadata(
+    graph: Graph, component: dict[str, Any], dcd: dict[str, Any], labels: dict[str, str]
+) -> dict[str, Any]:
+    """The workload pod template's metadata: the DCD template's, with the workload labels and
+    the pod annotations (preserved v1alpha1 annotations included)."""
+    meta = {k: v for k, v in dcd["spec"]["podTemplate"]["metadata"].items() if k != "labels"}
+    result: dict[str, Any] = {"labels": labels, **copy.deepcopy(meta)}
+    if graph.preserved(component, "annotations"):
+        result["annotations"] = workload_pod_annotations(graph, component, dcd)
+    return result

@@ -36,6 +36,13 @@ class Graph:
     lws: bool
     backends: dict[str, str | None] = field(default_factory=dict)
     operator_version: str = NEWEST_VERSION  # whose worker-hash layout and labels apply
+    # v1alpha1 service labels/annotations the operator keeps in its conversion record, by
+    # component name (convert.preserved_pod_metadata); empty for a v1beta1 graph.
+    alpha_metadata: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+
+    def preserved(self, component: dict[str, Any], key: str) -> dict[str, str]:
+        """The preserved v1alpha1 ``labels`` or ``annotations`` of ``component`` ({} if none)."""
+        return dict(self.alpha_metadata.get(str(component.get("name")), {}).get(key, {}))
 
     @property
     def has_epp(self) -> bool:

@@ -3,8 +3,11 @@
 Field orders are the declaration orders of ``api/v1beta1`` (DynamoComponentDeploymentSpec and its
 inlined shared spec) and ``api/v1alpha1`` (the legacy v1 hash input), read at fork 2a6da14c8
 (1.5). Release differences: 1.3 has no ``runtimeVersionOverride``;
-1.5 adds ``providerOverride`` first and ``multinode.leader/worker``; 1.6 adds ``roles`` and ``lpx``
-(their place in the struct is not in the indexed sources: we put them after ``multinode``).
+1.5 adds ``providerOverride`` first and ``multinode.leader/worker``; 1.6 adds ``roles`` and ``lpx``.
+``roles`` directly after ``multinode`` is the declaration order of the roles-era
+``api/v1beta1/dynamocomponentdeployment_types.go`` (search index 68481739318); no indexed
+revision declares ``lpx`` (LPXConfig lives in lpx_types.go, 71470448157), so its place after
+``roles`` is our assumption, and the 1.6 hash stays a preview until a cluster value confirms it.
 """
 
 from __future__ import annotations

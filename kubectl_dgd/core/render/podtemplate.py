@@ -91,11 +91,11 @@ def dcd_labels(graph: Graph, component: dict[str, Any], worker_hash: str | None)
     }
 
 
-def kube_labels(dcd: dict[str, Any]) -> dict[str, str]:
-    """The labels the DCD controller starts every workload and Service from: the DCD's own
-    labels, then its pod template's."""
+def kube_labels(dcd: dict[str, Any], preserved: dict[str, str] | None = None) -> dict[str, str]:
+    """The labels the DCD controller starts every workload and Service from (GetDCDKubeLabels):
+    the DCD's own labels, the preserved v1alpha1 service labels, then its pod template's."""
     template_labels = dcd["spec"]["podTemplate"]["metadata"].get("labels", {})
-    labels = {**dcd["metadata"].get("labels", {}), **template_labels}
+    labels = {**dcd["metadata"].get("labels", {}), **(preserved or {}), **template_labels}
     if dcd["spec"].get("type") in SUB_COMPONENT_TYPES:
         labels[LABEL_SUB_COMPONENT_TYPE] = str(dcd["spec"]["type"])
     return labels
@@ -105,7 +105,7 @@ def workload_pod_labels(
     graph: Graph, component: dict[str, Any], dcd: dict[str, Any], worker_hash: str | None
 ) -> dict[str, str]:
     """The Deployment (or LeaderWorkerSet) pod labels the DCD controller renders."""
-    labels = kube_labels(dcd)
+    labels = kube_labels(dcd, graph.preserved(component, "labels"))
     annotations = dcd["spec"]["podTemplate"]["metadata"].get("annotations", {})
     # The pod template's annotation (a component value, else the propagated graph value) decides.
     if annotations.get(ENABLE_METRICS_ANNOTATION) != "false":
@@ -113,6 +113,15 @@ def workload_pod_labels(
     labels.update(system_labels(graph, component, worker_hash))
     labels[LABEL_SELECTOR] = dcd["metadata"]["name"]
     return dict(sorted(labels.items()))
+
+
+def workload_pod_annotations(
+    graph: Graph, component: dict[str, Any], dcd: dict[str, Any]
+) -> dict[str, str]:
+    """The Deployment (or LeaderWorkerSet) pod annotations: the preserved v1alpha1 service
+    annotations under the DCD pod template's own (GetDCDKubeAnnotations' order)."""
+    own = dcd["spec"]["podTemplate"]["metadata"].get("annotations", {})
+    return dict(sorted({**graph.preserved(component, "annotations"), **own}.items()))
 
 
 def merge_env(graph_env: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -140,7 +149,15 @@ def pod_template(
         main["env"] = merge_env(graph_env, items(main.get("env")))
     spec["containers"] = containers
 
-    own_annotations = {str(k): str(v) for k, v in mapping(meta.get("annotations")).items()}
+    # Grove cliques carry the preserved v1alpha1 service metadata under the template's own; on
+    # the component path it reaches the workload pods, not the DCD's template (kube_labels).
+    grove = graph.provider == "grove"
+    alpha_annotations = graph.preserved(component, "annotations") if grove else {}
+    alpha_labels = graph.preserved(component, "labels") if grove else {}
+    own_annotations = {
+        **alpha_annotations,
+        **{str(k): str(v) for k, v in mapping(meta.get("annotations")).items()},
+    }
     if component.get("type") == "epp":
         own_annotations.setdefault(ISTIO_INJECT_ANNOTATION, "false")
     for key in PROPAGATED_ANNOTATIONS:
@@ -150,8 +167,8 @@ def pod_template(
     if restart and graph.restart_id:
         annotations[RESTART_AT_ANNOTATION] = graph.restart_id
 
-    labels = {**_strings(graph.spec.get("labels")), **_strings(meta.get("labels"))}
-    if graph.provider == "grove":
+    labels = {**_strings(graph.spec.get("labels")), **alpha_labels, **_strings(meta.get("labels"))}
+    if grove:
         # Grove reads the graph's own annotation, and only the exact value "false" turns it off.
         metrics_off = graph.annotations.get(ENABLE_METRICS_ANNOTATION) == "false"
         labels = ({} if metrics_off else {LABEL_METRICS: "true"}) | labels

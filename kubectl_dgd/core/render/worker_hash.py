@@ -10,8 +10,10 @@ v2 golden, so the value stays marked as a preview until a value from a real clus
 
 Per release: 1.3 hashes labels, annotations and spec; 1.4 adds ``runtimeVersion`` (only for a
 resolved runtime of 1.5.0 or later) and clears the override; 1.5 and 1.6 add their new spec
-fields. ``annotations`` drop the origin-version annotation and topology-source keys, while the
-spec's pod template keeps the origin version: the hash depends on the creating operator.
+fields. ``annotations`` drop the origin-version annotation and the template's topology-source
+keys (the DCD's own topology-source annotations are added back), while the spec's pod template
+keeps the origin version: the hash depends on the creating operator. A v1alpha1 graph's service
+``labels``/``annotations`` enter ``labels``/``annotations`` only, never the hashed spec.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import hashlib
 from dataclasses import replace
 from typing import Any
 
+from kubectl_dgd.core.containers import pod_spec
 from kubectl_dgd.core.profile import ORIGIN_VERSION_ANNOTATION, version_key
 from kubectl_dgd.core.render.context import Graph, is_worker
 from kubectl_dgd.core.render.dcd import (
@@ -31,9 +34,14 @@ from kubectl_dgd.core.render.dcd import (
 from kubectl_dgd.core.render.dynamo_types import ALPHA_SERVICES, worker_template
 from kubectl_dgd.core.render.gojson import GoType, map_of, marshal
 from kubectl_dgd.core.render.podtemplate import kube_labels
-from kubectl_dgd.core.runtime_version import RuntimeVersion, resolved_runtime_version
+from kubectl_dgd.core.runtime_version import (
+    RuntimeVersion,
+    parse_runtime_version,
+    resolved_runtime_version,
+)
 
 HASH_PLACEHOLDER = "worker-hash-placeholder"
+RUNTIME_SIDECAR = "runtime"  # the init container that selects 1.6 Dynamo sidecar mode
 MIN_HASHED_RUNTIME = RuntimeVersion(1, 5, 0)
 # Replica count, availability and autoscaling ownership patch the live DCD (workerHashSpec).
 CLEARED_SPEC_FIELDS = ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride")
@@ -42,6 +50,7 @@ UNHASHED_ANNOTATIONS = (
     TOPOLOGY_LABEL_KEY_ANNOTATION,
     TOPOLOGY_CLUSTER_ANNOTATION,
 )
+TOPOLOGY_SOURCE_ANNOTATIONS = (TOPOLOGY_LABEL_KEY_ANNOTATION, TOPOLOGY_CLUSTER_ANNOTATION)
 # v1alpha1 fields the legacy v1 hash clears (stripV1alpha1NonPodTemplateFields).
 LEGACY_STRIPPED = [
     "annotations",
@@ -71,15 +80,19 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         if not is_worker(component):
             continue
         dcd = build_dcd(graph, component, HASH_PLACEHOLDER, restart=False)
-        entry: dict[str, Any] = {"labels": kube_labels(dcd)}
+        # GetDCDKubeLabels / GetDCDKubeAnnotations: the preserved v1alpha1 service metadata
+        # sits under the pod template's; the hashed spec below carries neither.
+        entry: dict[str, Any] = {"labels": kube_labels(dcd, graph.preserved(component, "labels"))}
         annotations = {
-            **dcd["metadata"].get("annotations", {}),
+            **graph.preserved(component, "annotations"),
             **dcd["spec"]["podTemplate"]["metadata"].get("annotations", {}),
         }
-        entry["annotations"] = {
-            k: v for k, v in annotations.items() if k not in UNHASHED_ANNOTATIONS
-        }
-        version = resolved_runtime_version(component)
+        kept = {k: v for k, v in annotations.items() if k not in UNHASHED_ANNOTATIONS}
+        # The topology-source keys are dropped from the template's and re-added from the DCD's own.
+        topology = dcd["metadata"].get("annotations", {})
+        kept.update({k: v for k, v in topology.items() if k in TOPOLOGY_SOURCE_ANNOTATIONS and v})
+        entry["annotations"] = kept
+        version = _hashed_runtime_version(component, graph.operator_version)
         if newer and version is not None and version >= MIN_HASHED_RUNTIME:
             entry["runtimeVersion"] = str(version)
         spec = copy.deepcopy(dcd["spec"])
@@ -88,6 +101,18 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         entry["spec"] = spec
         entries[str(component.get("name"))] = entry
     return entries
+
+
+def _hashed_runtime_version(component: dict[str, Any], operator: str) -> RuntimeVersion | None:
+    """1.6 reads a Dynamo-sidecar component's runtime from the ``runtime`` init container's image
+    (resolvedRuntimeVersionForHash, search index 70474665178); the override still wins."""
+    if version_key(operator) >= (1, 6) and not component.get("runtimeVersionOverride"):
+        init = pod_spec(component).get("initContainers")
+        for container in init if isinstance(init, list) else []:
+            if isinstance(container, dict) and container.get("name") == RUNTIME_SIDECAR:
+                image = container.get("image")
+                return parse_runtime_version(image) if isinstance(image, str) else None
+    return resolved_runtime_version(component)
 
 
 def hash_bytes(graph: Graph) -> tuple[str, bool]:

@@ -99,7 +99,9 @@ def _alpha_webhook(
     old_defaulted = (
         None if old_beta is None else apply_defaults(old_beta, schemas, profile, old=old_beta)
     )
-    stateless = webhook.check_create(beta, profile, old=old_defaulted)
+    stateless = webhook.check_create(
+        beta, profile, old=old_defaulted, changed_alpha=_changed_services(obj, old)
+    )
     kept, runtime = webhook_alpha.split_runtime(stateless, conversion)
     alpha_rules = webhook_alpha.check(defaulted, runtime)
     found = webhook_alpha.relocate(kept, conversion) + alpha_rules
@@ -108,6 +110,24 @@ def _alpha_webhook(
             webhook_update.check_update(beta, old_defaulted, profile), conversion
         )
     return found
+
+
+def _changed_services(obj: dict[str, Any], old: dict[str, Any] | None) -> frozenset[str]:
+    """Services of a v1alpha1 update that differ from the stored alpha view (the operator's
+    LPX gate compares that view too, so an ingress edit counts as a change)."""
+    if not is_alpha(old) or old is None:
+        return frozenset()
+    new_services = _services(obj)
+    old_services = _services(old)
+    return frozenset(
+        str(name) for name in new_services if new_services[name] != old_services.get(name)
+    )
+
+
+def _services(obj: dict[str, Any]) -> dict[str, Any]:
+    spec = obj.get("spec")
+    services = spec.get("services") if isinstance(spec, dict) else None
+    return services if isinstance(services, dict) else {}
 
 
 def _unserved(obj: dict[str, Any], schemas: CrdSchemas) -> Finding:

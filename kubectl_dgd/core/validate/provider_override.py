@@ -1,8 +1,9 @@
 """Provider-native (Grove) overrides: where they may appear, their target, and registered paths.
 
 Registered paths follow the operator's registry (``po/registry.go``): the PodCliqueSet root accepts
-only ``spec.template.topologyConstraint``; clique and scaling-group scopes accept only
-``topologyConstraint`` (1.6 adds the component's native minimum, docs 70638219375). Each site's
+only ``spec.template.topologyConstraint``; clique and scaling-group targets accept only
+``topologyConstraint`` in 1.5, and in 1.6 also the native minimum and the rollingUpdate budget
+(``webhook_provider_values``, which also judges the budget in its context). Each site's
 checks stop at the first failing step, as the operator's do (P1-P6); the value is decoded into the
 registered Grove type first (``grove_shape``) and nothing else is said about a value that fails.
 Sites: 1.5 has ``multinode.{leader,worker}.providerOverride``; 1.6 moved them to ``roles[j]``.
@@ -15,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.graph import GROVE_UPDATE_STRATEGY_ANNOTATION
 from kubectl_dgd.core.profile import NEWEST_VERSION, WORKLOAD_PROVIDER_ANNOTATION, version_key
-from kubectl_dgd.core.validate import grove_shape
+from kubectl_dgd.core.validate import grove_shape, webhook_provider_values
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, required, unsupported
 from kubectl_dgd.core.validate.graphview import (
     Pathway,
@@ -126,6 +128,7 @@ def check(
 ) -> list[Finding]:
     del way, old  # the stored annotation itself decides here, not the pathway
     provider = annotations_of(obj).get(WORKLOAD_PROVIDER_ANNOTATION)
+    strategy = annotations_of(obj).get(GROVE_UPDATE_STRATEGY_ANNOTATION)
     lpx_graph = any(c.get("type") == "lpx" for _, c in components(obj))
     found: list[Finding] = []
     for site in present_sites(obj, version):
@@ -133,7 +136,7 @@ def check(
         if lpx is not None:
             found.append(lpx)
             continue
-        found.extend(_check_site(site, provider, version))
+        found.extend(_check_site(site, provider, version, strategy))
     return found
 
 
@@ -152,7 +155,7 @@ def _lpx_refusal(site: Site, lpx_graph: bool) -> Finding | None:
     return forbidden(site.path, detail, "provider-override-lpx") if detail else None
 
 
-def _check_site(site: Site, provider: Any, version: str) -> list[Finding]:
+def _check_site(site: Site, provider: Any, version: str, strategy: Any = None) -> list[Finding]:
     override: dict[str, Any] = site.override
     if provider is None:
         return [
@@ -203,7 +206,13 @@ def _check_site(site: Site, provider: Any, version: str) -> list[Finding]:
                 "provider-override-target",
             )
         ]
-    return _check_value(site, override.get("value"), version)
+    found = _check_value(site, override.get("value"), version)
+    if version_key(version) >= (1, 6):
+        # 1.6 judges the rollingUpdate budget after the value, whatever the value errors were.
+        found += webhook_provider_values.budget(
+            override.get("value"), f"{site.path}.value", site.scope, site.component, strategy
+        )
+    return found
 
 
 def _check_value(site: Site, value: Any, version: str) -> list[Finding]:
@@ -226,10 +235,10 @@ def _check_value(site: Site, value: Any, version: str) -> list[Finding]:
         ]
     if site.target == PCS:
         return _pcs_value(value, base)
-    owned: tuple[str, ...] = ("topologyConstraint",)
-    if site.scope == "component" and version_key(version) >= (1, 6):
-        owned = (*owned, "spec" if site.target == CLIQUE else "minAvailable")
-    return _owner(value, "", owned, base)
+    if version_key(version) >= (1, 6):
+        # The 1.6 registry picks the value policy by target, for component and role sites alike.
+        return webhook_provider_values.component_value(value, site.target, base)
+    return _owner(value, "", ("topologyConstraint",), base)
 
 
 def _pcs_value(value: dict[str, Any], base: str) -> list[Finding]:
@@ -257,21 +266,11 @@ def _pcs_value(value: dict[str, Any], base: str) -> list[Finding]:
 
 
 def _owner(node: dict[str, Any], path: str, owned: tuple[str, ...], base: str) -> list[Finding]:
-    """Only ``owned`` keys may be written; the topology subtree is required unless 1.6 min given."""
+    """Only ``owned`` keys may be written, and the topology subtree is required (1.5)."""
     found = _unknown(node, path, owned, base)
-    if "spec" in owned:  # 1.6 PodCliqueTemplateSpec: only spec.minAvailable below spec
-        clique_spec = node.get("spec")
-        if isinstance(clique_spec, dict):
-            found += _unknown(clique_spec, _join(path, "spec"), ("minAvailable",), base)
-    native_min = ("minAvailable" in owned and "minAvailable" in node) or (
-        "spec" in owned and isinstance(node.get("spec"), dict) and "minAvailable" in node["spec"]
-    )
     topology_path = f"{base}.{_join(path, 'topologyConstraint')}"
     if "topologyConstraint" not in node:
-        if not native_min:
-            found.append(
-                invalid(topology_path, None, "is required", "provider-override-required-path")
-            )
+        found.append(invalid(topology_path, None, "is required", "provider-override-required-path"))
     elif not isinstance(node["topologyConstraint"], dict):
         found.append(_not_object(topology_path, node["topologyConstraint"]))
     return found

@@ -82,7 +82,15 @@ RULES: dict[str, Rule] = {
         v1_5="topology",
         v1_6="topology,minAvailable",
     ),
-    "provider-override-required-path": _r("1.5", source="P8 missing subtree"),
+    "provider-override-required-path": _r(
+        "1.5", source="P8 missing subtree; 1.6 wording from po/registry.go 71643200112"
+    ),
+    "provider-override-number": _r(
+        "1.6", source="po/registry.go validateComponentValue, 71643200112"
+    ),
+    "provider-override-budget": _r(
+        "1.6", source="P9, validateProviderOverride 70561057532 (the 1.6 docs disagree)"
+    ),
     "provider-override-immutable": _r("1.5", source="P11"),
     "provider-override-lpx": _r("1.6", source="P10, 70778590138"),
     # components
@@ -103,6 +111,12 @@ RULES: dict[str, Rule] = {
     "frontend-sidecar-unknown": _r(source="CO10"),
     "frontend-sidecar-containers": _r(source="CO10 (no podTemplate / role templates)"),
     "lpx-scheduler-name": _r("1.6", source="CO12, 70778590138"),
+    "dynamo-sidecar-worker-only": _r(
+        "1.6", source="CO11, dynamo.ValidateDynamoSidecar 70139814946"
+    ),
+    "dynamo-sidecar-restart-policy": _r("1.6", source="CO11, 70139814946"),
+    "dynamo-sidecar-engine": _r("1.6", source="CO11, 70139814946"),
+    "dynamo-sidecar-layout": _r("1.6", source="CO11, 70139814946"),
     "main-image-required": _r("1.4", source="#10494"),
     "runtime-version-required": _r("1.4", source="#10494"),
     "elastic-ep-command": _r("1.4", source="S8, #12943"),
@@ -170,6 +184,8 @@ RULES: dict[str, Rule] = {
     "multinode-toggle": _r(source="U3"),
     "node-count-change": _r(until="1.5", source="U4: admitted before 1.6 (warning)"),
     "node-count-immutable": _r("1.6", source="U4"),
+    "roles-mode-switch": _r("1.6", source="validateComponentRolesUpdate, 70561057532"),
+    "role-names-immutable": _r("1.6", source="validateComponentRolesUpdate, 70561057532"),
     "gpu-power-limit-nodes": _r("1.4", until="1.5", source="U4 with the power annotation"),
     "topology-immutable": _r(source="U5, U6"),
     "kv-transfer-immutable": _r(source="U7"),

@@ -31,9 +31,14 @@ from kubectl_dgd.core.validate.graphview import (
 
 
 def check_create(
-    obj: dict[str, Any], profile: Profile, old: dict[str, Any] | None = None
+    obj: dict[str, Any],
+    profile: Profile,
+    old: dict[str, Any] | None = None,
+    changed_alpha: frozenset[str] = frozenset(),
 ) -> list[Finding]:
-    """The create rules for ``obj`` (defaulted). ``old`` (the stored object) enables update ratcheting."""
+    """The create rules for ``obj`` (defaulted). ``old`` (the stored object) enables update
+    ratcheting; ``changed_alpha`` lists the components of a v1alpha1 update whose alpha-only
+    service fields changed."""
     if not isinstance(obj, dict):
         return []
     way = pathway(obj, profile, creating=old is None)
@@ -55,7 +60,7 @@ def check_create(
     found += provider_override.check_topology_combination(obj, version)
     found += webhook_topology.check_topology(obj, way)
     found += webhook_topology.check_kv_transfer_policy(obj, way, webhook_lpx.has_lpx(obj))
-    found += webhook_lpx.check(obj, way, profile.lpx, old)
+    found += webhook_lpx.check(obj, way, profile.lpx, old, changed_alpha)
     # The rules the selected operator release does not have are dropped here (one table).
     return rules_by_version.gate(found, version)
 

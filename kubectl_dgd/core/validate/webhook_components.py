@@ -14,7 +14,13 @@ from kubectl_dgd.core.runtime_version import (
     parse_runtime_version,
     resolved_runtime_version,
 )
-from kubectl_dgd.core.validate import grove_names, webhook_gpu, webhook_lpx, webhook_roles
+from kubectl_dgd.core.validate import (
+    grove_names,
+    webhook_gpu,
+    webhook_lpx,
+    webhook_roles,
+    webhook_sidecar,
+)
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, not_checked, required
 from kubectl_dgd.core.validate.graphview import Pathway, dig, experimental, is_worker, node_count
 
@@ -65,12 +71,16 @@ def check(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[F
     found += webhook_roles.check_template_mode(component, base)
     found += _shared_memory(component, base)
     found += _multinode_types(component, base, ctx.old)
-    if not webhook_lpx.is_lpx(component):
+    # Releases before 1.6 know no LPX type: such a component is an ordinary one to them.
+    lpx = webhook_lpx.is_lpx(component) and version_key(ctx.version) >= (1, 6)
+    if not lpx:
         # LPX components carry their pod templates in roles and need no runtime version (API page).
         found += _main_image(component, base, ctx.old)
         found += _runtime_version(component, base, ctx.old)
     found += _frontend_sidecar(component, base, ctx.version)
     found += _epp(component, base, ctx)
+    # 1.6: after the frontend sidecar, before the experimental layouts (the operator's order).
+    found += webhook_sidecar.check(component, base)
     found += _role_template_layouts(component, base)
     if not webhook_roles.has_role_templates(component):
         found += webhook_gpu.check_gms(component, base, ctx.way, ctx.backend)
@@ -79,7 +89,7 @@ def check(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[F
     found += webhook_gpu.check_power(component, base)
     found += _elastic_ep(component, base, ctx.backend)
     # 1.6 LPX engines are not limited by generated PodCliqueScalingGroup names (70778590138).
-    if ctx.way.grove and not webhook_lpx.is_lpx(component):
+    if ctx.way.grove and not lpx:
         found += _grove_name_length(component, base, ctx)
     return found
 

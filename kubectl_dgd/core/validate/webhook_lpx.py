@@ -188,16 +188,25 @@ def _agent_placement(pod: dict[str, Any], base: str) -> list[Finding]:
 
 
 def check(
-    obj: dict[str, Any], way: Pathway, gate: bool, old: dict[str, Any] | None
+    obj: dict[str, Any],
+    way: Pathway,
+    gate: bool,
+    old: dict[str, Any] | None,
+    changed_alpha: frozenset[str] = frozenset(),
 ) -> list[Finding]:
-    """Graph-level LPX rules (after the per-component ones, as the operator lists them)."""
+    """Graph-level LPX rules (after the per-component ones, as the operator lists them).
+    ``changed_alpha`` names components whose v1alpha1 service changed in fields the v1beta1
+    conversion only preserves (ingress, service labels, ...): the gate counts those as changed."""
     if not has_lpx(obj):
         return []
     found: list[Finding] = []
     old_by_name = {str(c.get("name")): c for _, c in components(old)} if old is not None else {}
     lpx = [(i, c) for i, c in components(obj) if is_lpx(c)]
     for i, component in lpx:
-        unchanged = old is not None and old_by_name.get(str(component.get("name"))) == component
+        name = str(component.get("name"))
+        unchanged = (
+            old is not None and old_by_name.get(name) == component and name not in changed_alpha
+        )
         if not gate and not unchanged:
             found.append(forbidden(f"{component_path(i)}.type", GATE, "lpx-gate"))
     if not way.grove:

@@ -16,7 +16,13 @@ from kubectl_dgd.core.phase import ACTIVE_ROLLOUT_PHASES as ACTIVE_ROLLOUT
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import provider_override, rules_by_version, webhook_update_components
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, warning
-from kubectl_dgd.core.validate.graphview import annotations_of, component_names, dig, spec
+from kubectl_dgd.core.validate.graphview import (
+    annotations_of,
+    as_list,
+    component_names,
+    dig,
+    spec,
+)
 from kubectl_dgd.core.validate.webhook_update_topology import TOPOLOGY_IMMUTABLE
 
 KV_IMMUTABLE = (
@@ -62,7 +68,15 @@ def _site_key(new_or_old: dict[str, Any], path: str) -> str:
         return path
     index = int(path[len("spec.components[") : path.index("]")])
     names = component_names(new_or_old)
-    return f"{names[index] if index < len(names) else index}{path[path.index(']') + 1 :]}"
+    rest = path[path.index("]") + 1 :]
+    if rest.startswith(".roles["):  # 1.6 matches role overrides by role name, not position
+        j = int(rest[len(".roles[") : rest.index("]")])
+        listed = as_list(spec(new_or_old).get("components"))
+        owner = listed[index] if index < len(listed) and isinstance(listed[index], dict) else {}
+        roles = as_list(owner.get("roles"))
+        role = roles[j] if j < len(roles) and isinstance(roles[j], dict) else {}
+        rest = f".roles[{role.get('name', j)}]{rest[rest.index(']') + 1 :]}"
+    return f"{names[index] if index < len(names) else index}{rest}"
 
 
 def _override_immutability(new: dict[str, Any], old: dict[str, Any], version: str) -> list[Finding]:

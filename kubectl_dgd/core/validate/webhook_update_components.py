@@ -7,6 +7,7 @@ from typing import Any
 from kubectl_dgd.core.containers import main_container_index
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import NEWEST_VERSION, version_key
+from kubectl_dgd.core.validate import webhook_update_roles
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid
 from kubectl_dgd.core.validate.graphview import (
     component_path,
@@ -34,8 +35,10 @@ def check(new: dict[str, Any], old: dict[str, Any], version: str = NEWEST_VERSIO
         if previous is None:
             continue  # reported by the component-set rule
         base = component_path(i)
-        found += _lpx_type(component, previous, base)
+        # The operator's order: node topology, then roles, then the LPX/non-LPX type.
         found += _multinode(component, previous, base, version)
+        found += webhook_update_roles.check(component, previous, base)
+        found += _lpx_type(component, previous, base)
         found += _scaling_adapter(component, previous, base)
         found += component_topology(component, previous, base)
         found += _gms_layout(component, previous, base)
