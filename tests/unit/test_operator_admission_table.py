@@ -1065,7 +1065,7 @@ CREATE_ROWS = [
             per_version={
                 "1.6": [
                     f'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "{value}": '
-                    'supported values: "RollingRecreate", "OnDelete", "Coherent"'
+                    'supported values: "Coherent", "RollingRecreate", "OnDelete"'
                 ]
             },
         )

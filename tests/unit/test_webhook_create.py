@@ -676,7 +676,7 @@ CASES: list[tuple[str, Mutation, Profile, list[str]]] = [
         annotate(**{"nvidia.com/grove-update-strategy": "ondelete"}),
         GROVE,
         [
-            'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "ondelete": supported values: "RollingRecreate", "OnDelete", "Coherent"'
+            'metadata.annotations[nvidia.com/grove-update-strategy]: Unsupported value: "ondelete": supported values: "Coherent", "RollingRecreate", "OnDelete"'
         ],
     ),
     (

@@ -42,9 +42,9 @@ RULES: dict[str, Rule] = {
     "origin-version-semver": _r(source="M1"),
     "vllm-backend-annotation": _r(source="M2"),
     "grove-update-strategy": _r(
-        source="M3, #11085; Coherent: docs 70638219375",
+        source="M3, #11085; Coherent: docs 70638219375, value order of SupportedGroveUpdateStrategies 71258107834",
         v1_3="RollingRecreate,OnDelete",
-        v1_6="RollingRecreate,OnDelete,Coherent",
+        v1_6="Coherent,RollingRecreate,OnDelete",
     ),
     "discovery-mode": _r(source="M4"),
     "workload-provider": _r("1.4", source="M5, #12942"),
