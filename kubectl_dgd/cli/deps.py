@@ -22,6 +22,7 @@ import click
 
 from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.output.fit import DEFAULT_WIDTH
 from kubectl_dgd.output.printer import (
     Options,
     View,
@@ -100,7 +101,22 @@ class Deps:
         tty = bool(getattr(self.stdout, "isatty", lambda: False)())
         return Style(tty and not self.environ.get("NO_COLOR"))
 
+    def terminal_width(self) -> int:
+        """COLUMNS when set (as a shell exports it), else the terminal's, else 80."""
+        try:
+            columns = int(self.environ.get("COLUMNS") or 0)
+        except ValueError:
+            columns = 0
+        if columns > 0:
+            return columns
+        if getattr(self.stdout, "isatty", lambda: False)():
+            import shutil
+
+            return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+        return DEFAULT_WIDTH
+
     def options(self, headers: bool = True, **display: Any) -> Options:
+        display.setdefault("width", self.terminal_width())
         return Options(self.style(), headers, **display)
 
     def print(self, view: View, fmt: str, headers: bool = True, **display: Any) -> None:

@@ -6,28 +6,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_dgd.cli.deps import Deps, current_deps, handle_errors
+from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
-
-DEFAULT_WIDTH = 80
-
-
-def terminal_width(deps: Deps) -> int:
-    """COLUMNS when set (as a shell exports it), else the terminal's, else 80."""
-    import shutil
-
-    try:
-        columns = int(deps.environ.get("COLUMNS") or 0)
-    except ValueError:
-        columns = 0
-    if columns > 0:
-        return columns
-    if getattr(deps.stdout, "isatty", lambda: False)():
-        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
-    return DEFAULT_WIDTH
 
 
 @click.command()
@@ -62,7 +45,7 @@ def tree(
     from kubectl_dgd.usecases.tree import live_tree, watch_tree
 
     cluster = deps.cluster()
-    width = terminal_width(deps)
+    width = deps.terminal_width()
     if not watch:
         deps.print(live_tree(cluster, name, cluster.namespace, deps.now(now), width), output)
         return

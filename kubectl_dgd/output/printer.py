@@ -33,6 +33,8 @@ class Options:
     # The text after ``=`` in ``-o jsonpath=TEMPLATE``, ``-o custom-columns=SPEC`` and their
     # ``-file`` forms (a path then).
     argument: str | None = None
+    # The terminal's columns: prose wraps to it, and tables fit it but with -o wide.
+    width: int = 80
 
 
 PLAIN_OPTIONS = Options()

@@ -1,21 +1,31 @@
 """The one table renderer: kubectl-style tables, upper-case headers, columns padded and
-separated by three spaces (two, indented, for the Events block as ``kubectl describe``)."""
+separated by three spaces (two, indented, for the Events block as ``kubectl describe``).
+
+Given a ``width`` (the terminal's; none for ``-o wide``), a table that would not fit is
+narrowed: the free-text columns (``cut``) lose their ends to an ellipsis down to a floor, and
+if that is not enough the optional columns (``drop``) are left out, highest first.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kubectl_dgd.output.fit import cut
 from kubectl_dgd.output.style import PLAIN, Style
 from kubectl_dgd.output.terminal import escape_cell
 
 GAP = "   "
+# A cut column keeps at least this much (or its header): a few words still say something.
+CUT_FLOOR = 16
 
 
 @dataclass(frozen=True)
 class Column:
     header: str
     align: str = "left"  # "left" or "right"
+    cut: bool = False  # free text: may be shortened with an ellipsis to fit the width
+    drop: int = 0  # > 0: may be left out to fit the width, the highest first
 
 
 def render_table(
@@ -27,11 +37,13 @@ def render_table(
     gap: str = GAP,
     indent: str = "",
     min_width: int = 0,
+    width: int | None = None,
 ) -> str:
     """The table as text, one line per row, trailing spaces stripped; a cell's control characters
     and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
 
-    ``style`` makes the header bold on a terminal; ``indent`` starts every line.
+    ``style`` makes the header bold on a terminal; ``indent`` starts every line; ``width``
+    narrows the table to fit (see the module's docstring).
     """
     table = ([[c.header for c in columns]] if headers else []) + [
         [escape_cell(cell) for cell in row] for row in rows
@@ -40,12 +52,57 @@ def render_table(
     floor = max(min_width - len(gap), 0)
     widths = [max((len(row[i]) for row in table), default=floor) for i in range(len(columns))]
     widths = [max(w, floor) for w in widths]
+    kept = list(range(len(columns)))
+    if width is not None:
+        kept, widths = _fit(columns, widths, width - len(indent), len(gap))
     lines = []
     for number, row in enumerate(table):
-        padded = [
-            cell.rjust(width) if column.align == "right" else cell.ljust(width)
-            for cell, width, column in zip(row, widths, columns, strict=True)
-        ]
+        padded = []
+        for i in kept:
+            cell = cut(row[i], widths[i]) if columns[i].cut else row[i]
+            padded.append(
+                cell.rjust(widths[i]) if columns[i].align == "right" else cell.ljust(widths[i])
+            )
         line = (indent + gap.join(padded)).rstrip()
         lines.append(style(line, "bold") if headers and number == 0 else line)
     return "".join(line + "\n" for line in lines)
+
+
+def _fit(
+    columns: Sequence[Column], widths: list[int], room: int, gap: int
+) -> tuple[list[int], list[int]]:
+    """Which columns to keep and how wide, for a table of at most ``room`` columns."""
+    widths = list(widths)
+    kept = list(range(len(columns)))
+    floors = {
+        i: min(widths[i], max(CUT_FLOOR, len(columns[i].header))) for i in kept if columns[i].cut
+    }
+
+    def total(cuts_at_floor: bool) -> int:
+        cells = sum(floors[i] if cuts_at_floor and i in floors else widths[i] for i in kept)
+        return cells + gap * (len(kept) - 1)
+
+    droppable = sorted((i for i in kept if columns[i].drop), key=lambda i: (-columns[i].drop, -i))
+    for i in droppable:
+        if total(cuts_at_floor=True) <= room:
+            break
+        kept.remove(i)
+    # The room left goes to the cut columns; the widest gives first, down to the floor, then
+    # (the table still too wide) down to its header.
+    over = total(cuts_at_floor=False) - room
+    while over > 0:
+        shrinkable = [i for i in kept if i in floors and widths[i] > floors[i]]
+        if not shrinkable:
+            hard = {i: len(columns[i].header) for i in floors}
+            if floors == hard or not any(i in kept for i in floors):
+                break
+            floors = hard
+            continue
+        widest = max(shrinkable, key=lambda i: widths[i])
+        others = [widths[i] for i in shrinkable if i != widest]
+        target = max(floors[widest], widths[widest] - over, max(others, default=0))
+        if target == widths[widest]:
+            target -= 1
+        over -= widths[widest] - target
+        widths[widest] = target
+    return kept, widths

@@ -29,7 +29,7 @@ STATUS_NOW = "2026-11-30T10:00:00Z"
 )
 @pytest.mark.parametrize("example", ["healthy", "rolling-update-in-progress", "grove-healthy"])
 def test_status_file_prints_the_golden(example: str, output: str, suffix: str) -> None:
-    fake = FakeDeps(now=STATUS_NOW)
+    fake = FakeDeps(now=STATUS_NOW, environ={"COLUMNS": "200"})  # the goldens' width
     code = invoke(fake, "status", "-f", str(STATUS / f"{example}.yaml"), "-o", output)
     assert (code, fake.err) == (0, "")
     assert fake.out == (GOLDEN / "status" / f"{example}.{suffix}").read_text()
