@@ -48,3 +48,11 @@ def cut(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     return text[: max(width - 1, 0)] + ELLIPSIS
+
+
+def cut_middle(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, its middle replaced by an ellipsis when too long."""
+    if len(text) <= width:
+        return text
+    keep = max(width - 1, 0)
+    return text[: keep - keep // 2] + ELLIPSIS + text[len(text) - keep // 2 :]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kubectl_dgd.output.fit import cut
+from kubectl_dgd.output.fit import cut, cut_middle
 from kubectl_dgd.output.style import PLAIN, Style
 from kubectl_dgd.output.terminal import escape_cell
 
@@ -24,7 +24,9 @@ CUT_FLOOR = 16
 class Column:
     header: str
     align: str = "left"  # "left" or "right"
-    cut: bool = False  # free text: may be shortened with an ellipsis to fit the width
+    # May be shortened with an ellipsis to fit the width: "end" for free text, "middle" for a
+    # name whose end tells it from its neighbours (a pod's suffix).
+    cut: str = ""
     drop: int = 0  # > 0: may be left out to fit the width, the highest first
 
 
@@ -54,18 +56,27 @@ def render_table(
     widths = [max(w, floor) for w in widths]
     kept = list(range(len(columns)))
     if width is not None:
-        kept, widths = _fit(columns, widths, width - len(indent), len(gap))
+        # Decided on the headers too, so that --no-headers leaves out the same columns.
+        headed = [max(w, len(c.header)) for w, c in zip(widths, columns, strict=True)]
+        kept, fitted = _fit(columns, headed, width - len(indent), len(gap))
+        widths = [min(w, f) for w, f in zip(widths, fitted, strict=True)]
     lines = []
     for number, row in enumerate(table):
         padded = []
         for i in kept:
-            cell = cut(row[i], widths[i]) if columns[i].cut else row[i]
+            cell = _cut(row[i], widths[i], columns[i].cut)
             padded.append(
                 cell.rjust(widths[i]) if columns[i].align == "right" else cell.ljust(widths[i])
             )
         line = (indent + gap.join(padded)).rstrip()
         lines.append(style(line, "bold") if headers and number == 0 else line)
     return "".join(line + "\n" for line in lines)
+
+
+def _cut(text: str, width: int, how: str) -> str:
+    if how == "middle":
+        return cut_middle(text, width)
+    return cut(text, width) if how else text
 
 
 def _fit(

@@ -14,7 +14,7 @@ import pytest
 
 from kubectl_dgd.core.restart import CREATE_MESSAGE
 from tests.cluster.conftest import NOW, graph, three_graphs
-from tests.conftest import EXAMPLES, GOLDEN
+from tests.conftest import EXAMPLES, GOLDEN, assert_golden
 from tests.fakes import FakeCluster, FakeDeps, invoke
 
 STATUS = EXAMPLES / "status"
@@ -33,6 +33,17 @@ def test_status_file_prints_the_golden(example: str, output: str, suffix: str) -
     code = invoke(fake, "status", "-f", str(STATUS / f"{example}.yaml"), "-o", output)
     assert (code, fake.err) == (0, "")
     assert fake.out == (GOLDEN / "status" / f"{example}.{suffix}").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "golden"),
+    [(("-A",), "list-all-namespaces_80.txt"), (("--show-labels",), "list-show-labels_80.txt")],
+)
+def test_list_fits_80_columns(args: tuple[str, ...], golden: str) -> None:
+    fake = FakeDeps(FakeCluster(three_graphs()), now=NOW)  # not a terminal: 80 columns
+    assert invoke(fake, "list", *args) == 0
+    assert_golden(f"cluster/{golden}", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= 80
 
 
 def test_status_file_never_builds_a_cluster_client() -> None:
@@ -68,7 +79,7 @@ def test_status_file_with_a_live_flag_is_a_usage_error() -> None:
 )
 def test_list_against_a_fake_cluster_prints_the_golden(args: tuple[str, ...], golden: str) -> None:
     cluster = FakeCluster(three_graphs())
-    fake = FakeDeps(cluster, now=NOW)
+    fake = FakeDeps(cluster, now=NOW, environ={"COLUMNS": "120"})  # the goldens' width
     assert invoke(fake, "list", *args) == 0
     assert fake.err == ""
     assert fake.out == (GOLDEN / "cluster" / golden).read_text()
