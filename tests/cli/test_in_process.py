@@ -215,7 +215,7 @@ def test_rollout_explain_mid_rolling_update() -> None:
         "startTime": "2026-11-01T11:55:00Z",
         "updatedComponents": ["decode"],
     }
-    fake = FakeDeps(FakeCluster([obj]), now=NOW)
+    fake = FakeDeps(FakeCluster([obj]), now=NOW, environ={"COLUMNS": "200"})
     assert invoke(fake, "rollout", "explain", "my-graph") == 0
     head, *_, advice = fake.out.split("\n\n")
     assert head == (
@@ -236,13 +236,38 @@ def test_rollout_status_times_out_on_the_fake_clock() -> None:
     obj = graph()
     obj["metadata"]["generation"] = 2
     cluster = FakeCluster([obj], watch_scripts=[[] for _ in range(10)])
-    fake = FakeDeps(cluster, now=NOW)
+    fake = FakeDeps(cluster, now=NOW, environ={"COLUMNS": "200"})
     assert invoke(fake, "rollout", "status", "my-graph", "--timeout", "3s") == 1
     assert fake.out == (
         'Waiting for dgd "my-graph" rollout to finish: generation 2 not yet observed by the '
         "operator...\n"
     )
     assert fake.err == "error: timed out waiting for the condition\n"
+
+
+def test_rollout_status_and_explain_wrap_at_80_columns_between_words() -> None:
+    obj = graph()
+    obj["metadata"]["generation"] = 2
+    obj["status"]["rollingUpdate"] = {
+        "phase": "InProgress",
+        "startTime": "2026-11-01T11:55:00Z",
+        "updatedComponents": ["decode"],
+    }
+    cluster = FakeCluster([obj], watch_scripts=[[] for _ in range(10)])
+    fake = FakeDeps(cluster, now=NOW)
+    invoke(fake, "rollout", "status", "my-graph", "--timeout", "3s")
+    assert fake.out == (
+        'Waiting for dgd "my-graph" rollout to finish: generation 2 not yet observed by\n'
+        "  the operator...\n"
+    )
+    fake = FakeDeps(FakeCluster([obj]), now=NOW)
+    assert invoke(fake, "rollout", "explain", "my-graph") == 0
+    assert_golden("cluster/rollout-explain-rolling_80.txt", fake.out)
+    wide = FakeDeps(FakeCluster([obj]), now=NOW, environ={"COLUMNS": "200"})
+    assert invoke(wide, "rollout", "explain", "my-graph") == 0
+    assert_golden("cluster/rollout-explain-rolling_200.txt", wide.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= 80
+    assert fake.out.split() == wide.out.split()  # the same words, only the breaks differ
 
 
 # ---- restart NAME ----------------------------------------------------------------------------
