@@ -117,6 +117,7 @@ class Deps:
 
     def options(self, headers: bool = True, **display: Any) -> Options:
         display.setdefault("width", self.terminal_width())
+        display.setdefault("terminal", bool(getattr(self.stdout, "isatty", lambda: False)()))
         return Options(self.style(), headers, **display)
 
     def print(self, view: View, fmt: str, headers: bool = True, **display: Any) -> None:

@@ -35,6 +35,9 @@ class Options:
     argument: str | None = None
     # The terminal's columns: prose wraps to it, and tables fit it but with -o wide.
     width: int = 80
+    # stdout is a terminal: a log-like report (validate's FILE:LINE: lines) wraps only then,
+    # and stays one line per finding for grep and editors when piped.
+    terminal: bool = False
 
 
 PLAIN_OPTIONS = Options()

@@ -322,19 +322,35 @@ def test_validate_prints_one_line_per_finding_and_the_summary() -> None:
         f"{where}:24: spec.components[1].podTemplate.spec.containers[0].image: image "
         '"nvcr.io/nvidia/ai-dynamo/vllm-runtime:latest" uses the "latest" tag: it is not '
         "reproducible (warning, lint/image-latest)\n"
-        "1 documents, 1 graphs: 0 valid, 1 invalid, 0 skipped\n"
+        "1 document, 1 graph: 0 valid, 1 invalid, 0 skipped\n"
     )
     assert fake.err == ""
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_validate_on_a_terminal_wraps_each_finding_between_words(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(EXAMPLES.parent.parent)  # a relative path: the golden is the same anywhere
+    path = str(COMMON_MISTAKES.relative_to(EXAMPLES.parent.parent))
+    fake = FakeDeps(tty=True, environ={"NO_COLOR": "1", "COLUMNS": columns})
+    assert invoke(fake, "validate", path) == 1
+    assert_golden(f"validate/common-mistakes_{columns}.txt", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= int(columns)
+    piped = FakeDeps(environ={"COLUMNS": columns})  # piped: one line per finding, for grep
+    assert invoke(piped, "validate", path) == 1
+    assert fake.out.split() == piped.out.split()
+    assert len(piped.out.splitlines()) == 7
 
 
 def test_validate_colours_only_a_terminal_without_no_color() -> None:
     path = str(EXAMPLES / "vllm-agg.yaml")
     tty = FakeDeps(tty=True)
     assert invoke(tty, "validate", path) == 0
-    assert tty.out == "\x1b[1m1 documents, 1 graphs: 1 valid, 0 invalid, 0 skipped\x1b[0m\n"
+    assert tty.out == "\x1b[1m1 document, 1 graph: 1 valid, 0 invalid, 0 skipped\x1b[0m\n"
     no_color = FakeDeps(tty=True, environ={"NO_COLOR": "1"})
     assert invoke(no_color, "validate", path) == 0
-    assert no_color.out == "1 documents, 1 graphs: 1 valid, 0 invalid, 0 skipped\n"
+    assert no_color.out == "1 document, 1 graph: 1 valid, 0 invalid, 0 skipped\n"
 
 
 def test_validate_json_keeps_unreadable_inputs_in_its_errors() -> None:
