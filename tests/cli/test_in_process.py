@@ -219,7 +219,7 @@ def test_rollout_explain_mid_rolling_update() -> None:
     assert invoke(fake, "rollout", "explain", "my-graph") == 0
     head, *_, advice = fake.out.split("\n\n")
     assert head == (
-        'dgd "my-graph" in namespace "dynamo": rolling update InProgress, 1 worker component(s) '
+        'dgd "my-graph" in namespace "dynamo": rolling update InProgress, 1 worker component '
         "updated (decode)..."
     )
     assert advice.startswith("What you can do:\n- follow it: kubectl dgd rollout status my-graph\n")
