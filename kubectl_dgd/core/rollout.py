@@ -314,10 +314,7 @@ def _managed_lines(view: RollingUpdateView) -> list[str]:
         f"Updated: {_names(view.updatedComponents)}. Pending: {_names(view.pendingComponents)}."
     )
     for worker in view.workers:
-        counts = (
-            f"{plural(worker.replicas, 'replica')} ({worker.updatedReplicas} new, "
-            f"{worker.readyReplicas} ready) for {worker.desiredReplicas} desired"
-        )
+        counts = _counts(worker)
         generations = _generations(worker.oldNames, worker.newNames)
         lines.append(f"{worker.name}: {generations}{counts}.")
     old_ns, new_ns = view.oldRuntimeNamespace, view.newRuntimeNamespace
@@ -337,6 +334,19 @@ def _managed_lines(view: RollingUpdateView) -> list[str]:
 
 def _names(names: list[str]) -> str:
     return ", ".join(names) if names else "none"
+
+
+def _counts(worker: WorkerRollout) -> str:
+    """``2 replicas (1 new, 1 ready) for 2 desired``, leaving out what the status lacks."""
+    known = [
+        f"{count} {what}"
+        for count, what in ((worker.updatedReplicas, "new"), (worker.readyReplicas, "ready"))
+        if count is not None
+    ]
+    detail = f" ({', '.join(known)})" if known else ""
+    if worker.replicas is None:
+        return f"replicas not reported{detail} for {worker.desiredReplicas} desired"
+    return f"{plural(worker.replicas, 'replica')}{detail} for {worker.desiredReplicas} desired"
 
 
 def _change(what: str, old: str | None, new: str | None) -> str:
