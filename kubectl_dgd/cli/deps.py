@@ -32,11 +32,12 @@ from kubectl_dgd.output.printer import (
 )
 from kubectl_dgd.output.style import Style
 
-# Cursor home, then clear: each --watch redraw on a terminal starts from a clean screen.
-CLEAR_SCREEN = "\x1b[H\x1b[2J"
+# How often a watch screen's "Last change" line has its age moved on (seconds; 0: never).
+WATCH_REFRESH = 1.0
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+    from kubectl_dgd.cli.last_change import LastChange
     from kubectl_dgd.usecases.ports import GraphCluster
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,6 +66,7 @@ class Deps:
     monotonic: Callable[[], float] = time.monotonic
     # Set by the connection flags of the running command; None: kubectl's defaults.
     connection: ConnectionSettings | None = None
+    watch_refresh: float = WATCH_REFRESH
     _cluster: GraphCluster | None = field(default=None, repr=False)
 
     @classmethod
@@ -126,17 +128,33 @@ class Deps:
         print_view(view, fmt, self.stdout, self.options(headers, **display))
 
     def redraw(self, views: Iterable[View], fmt: str, headers: bool = True) -> None:
-        """``--watch``: on a terminal each view replaces the screen; piped, the views follow
-        each other as one stream (``---`` between YAML documents, as ``kubectl get -w``)."""
-        tty = bool(getattr(self.stdout, "isatty", lambda: False)())
+        """``--watch``: on a terminal each view replaces the screen, with the time it last
+        changed under it (cli/last_change.py); piped, the views follow each other as one
+        stream (``---`` between YAML documents, as ``kubectl get -w``)."""
         options = self.options(headers)
-        for count, view in enumerate(views):
-            text = format_view(view, fmt, options)
-            if tty:
-                self.stdout.write(CLEAR_SCREEN + text)
-            else:
+        if not self.is_terminal():
+            for count, view in enumerate(views):
+                text = format_view(view, fmt, options)
                 self.stdout.write((stream_separator(fmt) if count else "") + text)
-            self.stdout.flush()
+                self.stdout.flush()
+            return
+        from kubectl_dgd.cli.last_change import LastChange
+
+        with LastChange(self.stdout, self.now, self.watch_refresh) as screen:
+            for view in views:
+                screen.screen(format_view(view, fmt, options))
+
+    def last_change(self) -> LastChange | None:
+        """On a terminal, the keeper of a follow's last-change line (rollout status: close it
+        when done); piped, None: the lines are the whole output."""
+        if not self.is_terminal():
+            return None
+        from kubectl_dgd.cli.last_change import LastChange
+
+        return LastChange(self.stdout, self.now, self.watch_refresh)
+
+    def is_terminal(self) -> bool:
+        return bool(getattr(self.stdout, "isatty", lambda: False)())
 
     def warn(self, line: str) -> None:
         """One line on stderr (warnings, errors, progress that is not the result)."""
