@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 @output_option(["text", "json", "yaml"], "text")
 @now_option
 @click.option("-w", "--watch", is_flag=True, help="Redraw on every change of the graph.")
+@click.option("--no-headers", is_flag=True, help="No header row.")
 @handle_errors
 @cluster_options()
 def tree(
@@ -25,6 +26,7 @@ def tree(
     output: str,
     now: str | None,
     watch: bool = False,
+    no_headers: bool = False,
     conn: ConnectionSettings | None = None,
 ) -> None:
     """Show the objects below a graph: components, DynamoComponentDeployments, Deployments or
@@ -47,9 +49,10 @@ def tree(
     cluster = deps.cluster()
     width = deps.terminal_width()
     if not watch:
-        deps.print(live_tree(cluster, name, cluster.namespace, deps.now(now), width), output)
+        view = live_tree(cluster, name, cluster.namespace, deps.now(now), width)
+        deps.print(view, output, not no_headers)
         return
     views = watch_tree(
         cluster, name, cluster.namespace, deps.monotonic, lambda: deps.now(now), width
     )
-    deps.redraw(views, output)
+    deps.redraw(views, output, not no_headers)

@@ -456,3 +456,47 @@ def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None
         "restart r9: Completed; done: Frontend, decode, prefill\n"
     )
     assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "watch"]
+
+
+# ---- --no-headers on every table -------------------------------------------------------------
+
+
+def _header_rows(text: str) -> list[str]:
+    heads = ("NAME ", "COMPONENT ", "TYPE ", "LAST SEEN ")
+    return [line for line in text.splitlines() if line.lstrip().startswith(heads)]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status", "my-graph"),
+        ("status", "my-graph", "-o", "wide"),
+        ("status", "my-graph", "--events"),
+        ("status", "-f", str(EXAMPLES / "status" / "healthy.yaml")),
+        ("status", "-f", str(EXAMPLES / "status" / "grove-healthy.yaml"), "-o", "wide"),
+    ],
+    ids=" ".join,
+)
+def test_no_headers_leaves_out_every_tables_header_row_and_nothing_else(
+    args: tuple[str, ...],
+) -> None:
+    events = {("dynamo", "my-graph"): [_event("Scheduled", "assigned")]}
+    with_headers = FakeDeps(FakeCluster([graph()], events=events), now=NOW)
+    assert invoke(with_headers, *args) == 0
+    without = FakeDeps(FakeCluster([graph()], events=events), now=NOW)
+    assert invoke(without, *args, "--no-headers") == 0
+    headers = _header_rows(with_headers.out)
+    assert headers and _header_rows(without.out) == []
+    kept = [line for line in with_headers.out.splitlines() if line not in headers]
+    assert [line.split() for line in without.out.splitlines()] == [line.split() for line in kept]
+
+
+def _event(reason: str, message: str) -> dict[str, Any]:
+    return {
+        "type": "Normal",
+        "reason": reason,
+        "message": message,
+        "count": 1,
+        "lastTimestamp": "2026-11-01T11:58:00Z",
+        "involvedObject": {"kind": "DynamoGraphDeployment", "name": "my-graph"},
+    }
