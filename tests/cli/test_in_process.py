@@ -500,3 +500,16 @@ def _event(reason: str, message: str) -> dict[str, Any]:
         "lastTimestamp": "2026-11-01T11:58:00Z",
         "involvedObject": {"kind": "DynamoGraphDeployment", "name": "my-graph"},
     }
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_restart_plan_wraps_its_order_at_the_terminal_width(columns: str) -> None:
+    from tests.cluster.conftest import component
+
+    names = ["Frontend", "VllmPrefillWorkerForLongContexts", "VllmDecodeWorkerForLongContexts"]
+    comps = [component(name, "frontend" if i == 0 else "worker") for i, name in enumerate(names)]
+    cluster = FakeCluster([graph(components=comps)])
+    fake = FakeDeps(cluster, now=NOW, environ={"COLUMNS": columns})
+    assert invoke(fake, "restart", "my-graph", "--id", "r7", "--dry-run") == 0
+    assert_golden(f"restart/long-names-dry-run_{columns}.txt", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= int(columns)
