@@ -10,7 +10,7 @@ from kubectl_dgd.output.table import Column, render_table
 if TYPE_CHECKING:
     from kubectl_dgd.core.views import EventView
 
-_COLUMNS = [Column("TYPE"), Column("REASON"), Column("AGE"), Column("MESSAGE", cut="end")]
+_COLUMNS = [Column("TYPE"), Column("REASON"), Column("AGE"), Column("MESSAGE", cut="below")]
 
 
 def _age(event: EventView) -> str:

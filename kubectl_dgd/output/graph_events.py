@@ -16,7 +16,7 @@ _COLUMNS = [
     Column("TYPE"),
     Column("REASON"),
     Column("OBJECT", cut="middle"),
-    Column("MESSAGE", cut="end"),
+    Column("MESSAGE", cut="below"),
 ]
 
 

@@ -214,7 +214,7 @@ def _checkpoints(view: StatusView, width: int | None, headers: bool) -> str:
 
 
 def _conditions(view: StatusView, width: int | None, headers: bool) -> str:
-    columns = [Column("TYPE"), Column("STATUS"), Column("REASON"), Column("MESSAGE", cut="end")]
+    columns = [Column("TYPE"), Column("STATUS"), Column("REASON"), Column("MESSAGE", cut="below")]
     rows = [[c.type, c.status, c.reason or "-", c.message or "-"] for c in view.conditions]
     return "Conditions:\n" + render_table(columns, rows, headers=headers, indent="  ", width=width)
 

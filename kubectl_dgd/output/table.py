@@ -2,8 +2,10 @@
 separated by three spaces (two, indented, for the Events block as ``kubectl describe``).
 
 Given a ``width`` (the terminal's; none for ``-o wide``), a table that would not fit is
-narrowed: the free-text columns (``cut``) lose their ends to an ellipsis down to a floor, and
-if that is not enough the optional columns (``drop``) are left out, highest first.
+narrowed: a message column (``cut="below"``) leaves the row for lines of its own under it,
+wrapped between words; the free-text columns (``cut="end"``, ``"middle"``) lose part of their
+text to an ellipsis down to a floor; and if that is not enough the optional columns (``drop``)
+are left out, highest first.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kubectl_dgd.output.fit import cut, cut_middle
+from kubectl_dgd.output.fit import cut, cut_middle, wrap
 from kubectl_dgd.output.style import PLAIN, Style
 from kubectl_dgd.output.terminal import escape_cell
 
@@ -24,8 +26,9 @@ CUT_FLOOR = 16
 class Column:
     header: str
     align: str = "left"  # "left" or "right"
-    # May be shortened with an ellipsis to fit the width: "end" for free text, "middle" for a
-    # name whose end tells it from its neighbours (a pod's suffix).
+    # How it gives way to fit the width: "end" (free text, cut with an ellipsis), "middle" (a
+    # name whose end tells it from its neighbours, a pod's suffix), "below" (a message: on its
+    # own wrapped lines under the row, nothing lost; the last column only).
     cut: str = ""
     drop: int = 0  # > 0: may be left out to fit the width, the highest first
 
@@ -55,10 +58,16 @@ def render_table(
     widths = [max((len(row[i]) for row in table), default=floor) for i in range(len(columns))]
     widths = [max(w, floor) for w in widths]
     kept = list(range(len(columns)))
+    below: int | None = None  # the column moved under its rows
     if width is not None:
         # Decided on the headers too, so that --no-headers leaves out the same columns.
         headed = [max(w, len(c.header)) for w, c in zip(widths, columns, strict=True)]
-        kept, fitted = _fit(columns, headed, width - len(indent), len(gap))
+        room = width - len(indent)
+        last = len(columns) - 1
+        if columns and columns[last].cut == "below" and _total(headed, kept, len(gap)) > room:
+            below = last
+            kept = kept[:last]
+        kept, fitted = _fit(columns, headed, room, len(gap), kept)
         widths = [min(w, f) for w, f in zip(widths, fitted, strict=True)]
     lines = []
     for number, row in enumerate(table):
@@ -68,9 +77,22 @@ def render_table(
             padded.append(
                 cell.rjust(widths[i]) if columns[i].align == "right" else cell.ljust(widths[i])
             )
+        header_row = headers and number == 0
         line = (indent + gap.join(padded)).rstrip()
-        lines.append(style(line, "bold") if headers and number == 0 else line)
+        if header_row and below is not None and width is not None:
+            # Still named in the header, where it fits: what the lines under the rows are.
+            named = line + gap + row[below]
+            line = named if len(named) <= width else line
+        lines.append(style(line, "bold") if header_row else line)
+        if below is not None and width is not None and row[below] and not header_row:
+            # Under the second column, so that the first still leads every row.
+            under = indent + " " * (widths[kept[0]] + len(gap) if len(kept) > 1 else 2)
+            lines += wrap(row[below], width, under)
     return "".join(line + "\n" for line in lines)
+
+
+def _total(widths: Sequence[int], kept: Sequence[int], gap: int) -> int:
+    return sum(widths[i] for i in kept) + gap * (len(kept) - 1)
 
 
 def _cut(text: str, width: int, how: str) -> str:
@@ -80,13 +102,15 @@ def _cut(text: str, width: int, how: str) -> str:
 
 
 def _fit(
-    columns: Sequence[Column], widths: list[int], room: int, gap: int
+    columns: Sequence[Column], widths: list[int], room: int, gap: int, kept: list[int]
 ) -> tuple[list[int], list[int]]:
-    """Which columns to keep and how wide, for a table of at most ``room`` columns."""
+    """Which of the ``kept`` columns to keep and how wide, for at most ``room`` columns."""
     widths = list(widths)
-    kept = list(range(len(columns)))
+    kept = list(kept)
     floors = {
-        i: min(widths[i], max(CUT_FLOOR, len(columns[i].header))) for i in kept if columns[i].cut
+        i: min(widths[i], max(CUT_FLOOR, len(columns[i].header)))
+        for i in kept
+        if columns[i].cut in ("end", "middle")
     }
 
     def total(cuts_at_floor: bool) -> int:
