@@ -149,7 +149,8 @@ def _components(view: StatusView, wide: bool, style: Style, width: int, headers:
     text = render_table(columns, rows, style, headers, width=None if wide else width)
     if not view.components:
         text += "No components.\n"
-    return text + _footnotes(view, width)
+    marked = any(cell.endswith((COMPUTED_MARK, INCOMPLETE_MARK)) for row in rows for cell in row)
+    return text + _footnotes(view, width, marked)
 
 
 def _row(component: ComponentView, wide: bool) -> list[str]:
@@ -177,11 +178,12 @@ def _row(component: ComponentView, wide: bool) -> list[str]:
     ]
 
 
-def _footnotes(view: StatusView, width: int) -> str:
+def _footnotes(view: StatusView, width: int, marked: bool) -> str:
+    """The notes under the table; those of a mark only when a cell shows the mark."""
     notes = []
-    if any(c.gpuSource == "spec" for c in view.components):
+    if marked and any(c.gpuSource == "spec" for c in view.components):
         notes.append(f"{COMPUTED_MARK} computed from spec: the operator reported no GPU figures")
-    if not view.totals.gpusComplete:
+    if marked and not view.totals.gpusComplete:
         notes.append(f"{INCOMPLETE_MARK} not counted: the GPUs of some components are unknown")
     for component in view.components:
         if component.gpuNote:
