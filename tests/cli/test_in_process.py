@@ -513,3 +513,21 @@ def test_restart_plan_wraps_its_order_at_the_terminal_width(columns: str) -> Non
     assert invoke(fake, "restart", "my-graph", "--id", "r7", "--dry-run") == 0
     assert_golden(f"restart/long-names-dry-run_{columns}.txt", fake.out)
     assert max(len(line) for line in fake.out.splitlines()) <= int(columns)
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_status_with_events_fits_the_terminal(columns: str) -> None:
+    events = {
+        ("dynamo", "my-graph"): [
+            _event("Reconciled", "graph reconciled"),
+            _event(
+                "FailedScheduling",
+                "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes "
+                "are available: 3 No preemption victims found for incoming pod.",
+            ),
+        ]
+    }
+    fake = FakeDeps(FakeCluster([graph()], events=events), now=NOW, environ={"COLUMNS": columns})
+    assert invoke(fake, "status", "my-graph", "--events") == 0
+    assert_golden(f"status/live-events_{columns}.txt", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= int(columns)
