@@ -100,8 +100,7 @@ class Deps:
 
     def style(self) -> Style:
         """Colour only on a terminal and never with NO_COLOR."""
-        tty = bool(getattr(self.stdout, "isatty", lambda: False)())
-        return Style(tty and not self.environ.get("NO_COLOR"))
+        return Style(self.is_terminal() and not self.environ.get("NO_COLOR"))
 
     def terminal_width(self) -> int:
         """COLUMNS when set (as a shell exports it), else the terminal's, else 80."""
@@ -111,7 +110,7 @@ class Deps:
             columns = 0
         if columns > 0:
             return columns
-        if getattr(self.stdout, "isatty", lambda: False)():
+        if self.is_terminal():
             import shutil
 
             return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
@@ -119,7 +118,7 @@ class Deps:
 
     def options(self, headers: bool = True, **display: Any) -> Options:
         display.setdefault("width", self.terminal_width())
-        display.setdefault("terminal", bool(getattr(self.stdout, "isatty", lambda: False)()))
+        display.setdefault("terminal", self.is_terminal())
         return Options(self.style(), headers, **display)
 
     def print(self, view: View, fmt: str, headers: bool = True, **display: Any) -> None:
@@ -154,6 +153,7 @@ class Deps:
         return LastChange(self.stdout, self.now, self.watch_refresh)
 
     def is_terminal(self) -> bool:
+        """stdout is a terminal (a StringIO or a pipe is not)."""
         return bool(getattr(self.stdout, "isatty", lambda: False)())
 
     def warn(self, line: str) -> None:
