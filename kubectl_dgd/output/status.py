@@ -18,6 +18,7 @@ COMPUTED_MARK = "*"
 # A GPU figure nobody reported and the spec does not give; a total that misses some.
 UNKNOWN = "unknown"
 INCOMPLETE_MARK = "+"
+_MARKS = (COMPUTED_MARK, INCOMPLETE_MARK)
 LABEL_WIDTH = 14  # "Generation:   "
 
 # At 80 columns the default table keeps what says whether the graph is up; a narrower
@@ -149,8 +150,8 @@ def _components(view: StatusView, wide: bool, style: Style, width: int, headers:
     text = render_table(columns, rows, style, headers, width=None if wide else width)
     if not view.components:
         text += "No components.\n"
-    marked = any(cell.endswith((COMPUTED_MARK, INCOMPLETE_MARK)) for row in rows for cell in row)
-    return text + _footnotes(view, width, marked)
+    shown = {mark for row in rows for cell in row for mark in cell[-2:] if mark in _MARKS}
+    return text + _footnotes(view, width, shown)
 
 
 def _row(component: ComponentView, wide: bool) -> list[str]:
@@ -178,12 +179,12 @@ def _row(component: ComponentView, wide: bool) -> list[str]:
     ]
 
 
-def _footnotes(view: StatusView, width: int, marked: bool) -> str:
-    """The notes under the table; those of a mark only when a cell shows the mark."""
+def _footnotes(view: StatusView, width: int, shown: set[str]) -> str:
+    """The notes under the table; a mark's only when a cell shows the mark."""
     notes = []
-    if marked and any(c.gpuSource == "spec" for c in view.components):
+    if COMPUTED_MARK in shown:
         notes.append(f"{COMPUTED_MARK} computed from spec: the operator reported no GPU figures")
-    if marked and not view.totals.gpusComplete:
+    if INCOMPLETE_MARK in shown:
         notes.append(f"{INCOMPLETE_MARK} not counted: the GPUs of some components are unknown")
     for component in view.components:
         if component.gpuNote:
