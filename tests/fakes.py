@@ -164,6 +164,7 @@ class FakeDeps(Deps):
             environ=dict(environ or {}),
             wall_clock=lambda: fixed,
             monotonic=self._tick,
+            watch_refresh=0.0,  # no timer thread: a watch screen is drawn only on a change
         )
         self.given_cluster = cluster
 

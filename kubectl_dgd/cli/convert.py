@@ -51,6 +51,7 @@ def convert(path: str, in_place: bool, output: str | None) -> None:
     from kubectl_dgd.adapters.crdfile import bundled_schemas
     from kubectl_dgd.core.profile import Profile
     from kubectl_dgd.errors import UsageError
+    from kubectl_dgd.output.fit import wrapped
     from kubectl_dgd.output.serialize import to_json, to_yaml_stream
     from kubectl_dgd.usecases.convert import as_one_document, convert_file
 
@@ -60,15 +61,18 @@ def convert(path: str, in_place: bool, output: str | None) -> None:
         raise UsageError("--in-place needs a file, not standard input")
     deps = current_deps()
     result = convert_file(path, bundled_schemas(), Profile(), in_place=in_place)
+    width = deps.terminal_width()
+
+    def say(line: str) -> None:  # what convert tells the user, wrapped to the terminal
+        deps.stderr.write(wrapped(line, width, "", "  "))
+
     for note in result.notes:
-        deps.stderr.write(f"note: {note}\n")
+        say(f"note: {note}")
     if not result.converted:
-        deps.stderr.write(
-            f"{path}: no nvidia.com/v1alpha1 DynamoGraphDeployment; nothing to convert\n"
-        )
+        say(f"{path}: no nvidia.com/v1alpha1 DynamoGraphDeployment; nothing to convert")
     if in_place:
         if result.written:
-            deps.stderr.write(f"converted {', '.join(result.converted)}: updated {path}\n")
+            say(f"converted {', '.join(result.converted)}: updated {path}")
         return
     if output == "json":
         deps.stdout.write(to_json(as_one_document(result.documents)))

@@ -22,6 +22,7 @@ import click
 
 from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.output.fit import DEFAULT_WIDTH
 from kubectl_dgd.output.printer import (
     Options,
     View,
@@ -31,11 +32,12 @@ from kubectl_dgd.output.printer import (
 )
 from kubectl_dgd.output.style import Style
 
-# Cursor home, then clear: each --watch redraw on a terminal starts from a clean screen.
-CLEAR_SCREEN = "\x1b[H\x1b[2J"
+# How often a watch screen's "Last change" line has its age moved on (seconds; 0: never).
+WATCH_REFRESH = 1.0
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+    from kubectl_dgd.cli.last_change import LastChange
     from kubectl_dgd.usecases.ports import GraphCluster
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -64,6 +66,7 @@ class Deps:
     monotonic: Callable[[], float] = time.monotonic
     # Set by the connection flags of the running command; None: kubectl's defaults.
     connection: ConnectionSettings | None = None
+    watch_refresh: float = WATCH_REFRESH
     _cluster: GraphCluster | None = field(default=None, repr=False)
 
     @classmethod
@@ -97,10 +100,25 @@ class Deps:
 
     def style(self) -> Style:
         """Colour only on a terminal and never with NO_COLOR."""
-        tty = bool(getattr(self.stdout, "isatty", lambda: False)())
-        return Style(tty and not self.environ.get("NO_COLOR"))
+        return Style(self.is_terminal() and not self.environ.get("NO_COLOR"))
+
+    def terminal_width(self) -> int:
+        """COLUMNS when set (as a shell exports it), else the terminal's, else 80."""
+        try:
+            columns = int(self.environ.get("COLUMNS") or 0)
+        except ValueError:
+            columns = 0
+        if columns > 0:
+            return columns
+        if self.is_terminal():
+            import shutil
+
+            return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+        return DEFAULT_WIDTH
 
     def options(self, headers: bool = True, **display: Any) -> Options:
+        display.setdefault("width", self.terminal_width())
+        display.setdefault("terminal", self.is_terminal())
         return Options(self.style(), headers, **display)
 
     def print(self, view: View, fmt: str, headers: bool = True, **display: Any) -> None:
@@ -109,17 +127,34 @@ class Deps:
         print_view(view, fmt, self.stdout, self.options(headers, **display))
 
     def redraw(self, views: Iterable[View], fmt: str, headers: bool = True) -> None:
-        """``--watch``: on a terminal each view replaces the screen; piped, the views follow
-        each other as one stream (``---`` between YAML documents, as ``kubectl get -w``)."""
-        tty = bool(getattr(self.stdout, "isatty", lambda: False)())
+        """``--watch``: on a terminal each view replaces the screen, with the time it last
+        changed under it (cli/last_change.py); piped, the views follow each other as one
+        stream (``---`` between YAML documents, as ``kubectl get -w``)."""
         options = self.options(headers)
-        for count, view in enumerate(views):
-            text = format_view(view, fmt, options)
-            if tty:
-                self.stdout.write(CLEAR_SCREEN + text)
-            else:
+        if not self.is_terminal():
+            for count, view in enumerate(views):
+                text = format_view(view, fmt, options)
                 self.stdout.write((stream_separator(fmt) if count else "") + text)
-            self.stdout.flush()
+                self.stdout.flush()
+            return
+        from kubectl_dgd.cli.last_change import LastChange
+
+        with LastChange(self.stdout, self.now, self.watch_refresh) as screen:
+            for view in views:
+                screen.screen(format_view(view, fmt, options))
+
+    def last_change(self) -> LastChange | None:
+        """On a terminal, the keeper of a follow's last-change line (rollout status: close it
+        when done); piped, None: the lines are the whole output."""
+        if not self.is_terminal():
+            return None
+        from kubectl_dgd.cli.last_change import LastChange
+
+        return LastChange(self.stdout, self.now, self.watch_refresh)
+
+    def is_terminal(self) -> bool:
+        """stdout is a terminal (a StringIO or a pipe is not)."""
+        return bool(getattr(self.stdout, "isatty", lambda: False)())
 
     def warn(self, line: str) -> None:
         """One line on stderr (warnings, errors, progress that is not the result)."""

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("name", shell_complete=completers.graph_names)
-@output_option(["text", "json", "yaml"], "text")
+@output_option(["text", "wide", "json", "yaml"], "text")
 @now_option
 @click.option("-w", "--watch", is_flag=True, help="Draw again on every change of the graph.")
 @click.option("--no-headers", is_flag=True, help="No header row.")
@@ -38,6 +38,7 @@ def events(
     Examples:
       kubectl dgd events my-graph -n dynamo
       kubectl dgd events my-graph --watch
+      kubectl dgd events my-graph -o wide      # whole messages, whatever the width
       kubectl dgd events my-graph -o json
     """
     del conn

@@ -52,7 +52,7 @@ def restart_live(
         return
 
     def report(progress: RestartProgress) -> None:
-        deps.warn(format_view(progress, "text").rstrip("\n"))
+        deps.warn(format_view(progress, "text", deps.options()).rstrip("\n"))  # the width
 
     outcome = wait_for_restart(cluster, result, deps.monotonic, wait_timeout, report)
     if not outcome.ok:

@@ -51,17 +51,29 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
       kubectl dgd rollout status my-graph --watch=false
     """
     from kubectl_dgd.adapters.kubeconfig import parse_timeout
+    from kubectl_dgd.output.printer import format_view
     from kubectl_dgd.usecases.rollout import RolloutState, rollout_status
 
     deps = current_deps()
     limit = parse_timeout(timeout)
     cluster = deps.cluster()
 
+    screen = deps.last_change() if watch else None  # a terminal: "Last change" under the lines
+
     def report(state: RolloutState) -> None:
+        if screen is not None:
+            screen.lines(format_view(state, "text", deps.options()))
+            return
         deps.print(state, "text")
         deps.stdout.flush()  # a line per change, as it happens, also when piped
 
-    outcome = rollout_status(cluster, name, cluster.namespace, deps.monotonic, limit, watch, report)
+    try:
+        outcome = rollout_status(
+            cluster, name, cluster.namespace, deps.monotonic, limit, watch, report
+        )
+    finally:
+        if screen is not None:
+            screen.close()
     if not outcome.ok:
         deps.warn(f"error: {outcome.message}")
         sys.exit(int(Exit.FAILED))

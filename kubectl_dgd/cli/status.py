@@ -38,7 +38,7 @@ _OUTPUTS = ["text", "wide", "json", "yaml", "name", *TEMPLATE_FORMATS]
 @click.option("-w", "--watch", is_flag=True, help="NAME: redraw on every change (watch stream).")
 @click.option("--events", is_flag=True, help="NAME: add the graph's recent Events.")
 @click.option("-l", "--selector", help="Without NAME: only graphs with these labels (a=b,c!=d).")
-@click.option("--no-headers", is_flag=True, help="Without NAME: no header row.")
+@click.option("--no-headers", is_flag=True, help="No header rows in the tables.")
 @listing_options
 @handle_errors
 @cluster_options(all_namespaces=True)
@@ -81,7 +81,6 @@ def status(
             "--watch": watch,
             "--events": events,
             "-l/--selector": selector is not None,
-            "--no-headers": no_headers,
             "--sort-by": sort_by is not None,
             "--show-labels": show_labels,
             "-L/--label-columns": bool(label_columns),
@@ -106,18 +105,17 @@ def status(
                 show_labels,
             )
         else:
-            status_live(deps, name, output, now, watch, events)
+            status_live(deps, name, output, now, watch, events, not no_headers)
         return
     from kubectl_dgd.usecases.status import status_of_file
 
-    deps.print(status_of_file(filename, deps.now(now), name=name), output)
+    deps.print(status_of_file(filename, deps.now(now), name=name), output, not no_headers)
 
 
 # Which flags make sense for which form of the command; any other is refused, not ignored.
 _FOR_ONE_GRAPH = ("--watch", "--events")
 _FOR_LISTING = (
     "-l/--selector",
-    "--no-headers",
     "--sort-by",
     "--show-labels",
     "-L/--label-columns",

@@ -15,9 +15,11 @@ def status_live(
     now: str | None,
     watch: bool = False,
     events: bool = False,
+    headers: bool = True,
 ) -> None:
     """One GET and the offline view; with ``watch``, a new view per change of the graph (each
-    drawn at the time it arrives, unless the clock is fixed with ``now``)."""
+    drawn at the time it arrives, unless the clock is fixed with ``now``); ``headers``: the
+    tables' header rows (--no-headers)."""
     moment = deps.now(now)
     from kubectl_dgd.usecases.live_status import graph_name, live_status, watch_status
 
@@ -27,12 +29,12 @@ def status_live(
         deps.print(graph_name(cluster, name, namespace), output)
         return
     if not watch:
-        deps.print(live_status(cluster, name, namespace, moment, events), output)
+        deps.print(live_status(cluster, name, namespace, moment, events), output, headers)
         return
     views = watch_status(
         cluster, name, namespace, deps.monotonic, lambda: deps.now(now), with_events=events
     )
-    deps.redraw(views, output)
+    deps.redraw(views, output, headers)
 
 
 def list_live(

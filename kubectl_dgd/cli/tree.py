@@ -7,28 +7,11 @@ from typing import TYPE_CHECKING
 import click
 
 from kubectl_dgd.cli import completers
-from kubectl_dgd.cli.deps import Deps, current_deps, handle_errors
+from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
-
-DEFAULT_WIDTH = 80
-
-
-def terminal_width(deps: Deps) -> int:
-    """COLUMNS when set (as a shell exports it), else the terminal's, else 80."""
-    import shutil
-
-    try:
-        columns = int(deps.environ.get("COLUMNS") or 0)
-    except ValueError:
-        columns = 0
-    if columns > 0:
-        return columns
-    if getattr(deps.stdout, "isatty", lambda: False)():
-        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
-    return DEFAULT_WIDTH
 
 
 @click.command()
@@ -36,6 +19,7 @@ def terminal_width(deps: Deps) -> int:
 @output_option(["text", "json", "yaml"], "text")
 @now_option
 @click.option("-w", "--watch", is_flag=True, help="Redraw on every change of the graph.")
+@click.option("--no-headers", is_flag=True, help="No header row.")
 @handle_errors
 @cluster_options()
 def tree(
@@ -43,6 +27,7 @@ def tree(
     output: str,
     now: str | None,
     watch: bool = False,
+    no_headers: bool = False,
     conn: ConnectionSettings | None = None,
 ) -> None:
     """Show the objects below a graph: components, DynamoComponentDeployments, Deployments or
@@ -63,11 +48,12 @@ def tree(
     from kubectl_dgd.usecases.tree import live_tree, watch_tree
 
     cluster = deps.cluster()
-    width = terminal_width(deps)
+    width = deps.terminal_width()
     if not watch:
-        deps.print(live_tree(cluster, name, cluster.namespace, deps.now(now), width), output)
+        view = live_tree(cluster, name, cluster.namespace, deps.now(now), width)
+        deps.print(view, output, not no_headers)
         return
     views = watch_tree(
         cluster, name, cluster.namespace, deps.monotonic, lambda: deps.now(now), width
     )
-    deps.redraw(views, output)
+    deps.redraw(views, output, not no_headers)

@@ -17,6 +17,7 @@ from kubectl_dgd.cli.flags import (
     profile_options,
 )
 from kubectl_dgd.exitcodes import Exit
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     help="Validate against this CRD instead of the bundled one.",
 )
 @click.option("--strict", is_flag=True, help="Unknown fields are errors, not warnings.")
-@output_option(["text", "json", "junit", "tap", "sarif", "github"], "text")
+@output_option(["text", "json", "junit", "tap", "sarif", "github", *TEMPLATE_FORMATS], "text")
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
 @profile_options

@@ -10,7 +10,6 @@ import click
 from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, output_option
-from kubectl_dgd.cli.tree import terminal_width
 from kubectl_dgd.exitcodes import Exit
 
 if TYPE_CHECKING:
@@ -59,7 +58,7 @@ def why(name: str, output: str, tail: int, conn: ConnectionSettings | None = Non
     from kubectl_dgd.usecases.why import live_why
 
     cluster = deps.cluster()
-    report = live_why(cluster, name, cluster.namespace, tail, terminal_width(deps))
+    report = live_why(cluster, name, cluster.namespace, tail, deps.terminal_width())
     for warning in report.warnings:
         deps.warn(f"warning: {warning}")
     deps.print(report, output)

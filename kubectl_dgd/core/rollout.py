@@ -34,6 +34,7 @@ from kubectl_dgd.core.phase import (
 from kubectl_dgd.core.restart import default_order
 from kubectl_dgd.core.timefmt import human_duration, parse_time, seconds_between
 from kubectl_dgd.core.viewmodel import ViewModel
+from kubectl_dgd.core.wording import plural
 
 _HASH_SUFFIX = re.compile(r"-([0-9a-f]{8})$")
 
@@ -303,9 +304,8 @@ def _managed_lines(view: RollingUpdateView) -> list[str]:
         elapsed = f" for {view.elapsed}" if view.elapsedSeconds else ""
         since = f"{elapsed} (since {view.startTime})"
     lines = [f"Managed rolling update {view.phase}{since}."]
-    hashes = ""
-    if view.oldWorkerHash or view.newWorkerHash:
-        hashes = f" (worker hash {view.oldWorkerHash or '?'} -> {view.newWorkerHash or '?'})"
+    hashes = _change("worker hash", view.oldWorkerHash, view.newWorkerHash)
+    hashes = f" ({hashes})" if hashes else ""
     lines.append(
         f"Trigger: the worker hash changed{hashes}; every worker component is replaced by a new "
         "generation, whichever worker changed."
@@ -314,18 +314,18 @@ def _managed_lines(view: RollingUpdateView) -> list[str]:
         f"Updated: {_names(view.updatedComponents)}. Pending: {_names(view.pendingComponents)}."
     )
     for worker in view.workers:
-        counts = (
-            f"{worker.replicas} replicas ({worker.updatedReplicas} new, {worker.readyReplicas} ready)"
-            f" for {worker.desiredReplicas} desired"
+        counts = _counts(worker)
+        generations = _generations(worker.oldNames, worker.newNames)
+        lines.append(f"{worker.name}: {generations}{counts}.")
+    old_ns, new_ns = view.oldRuntimeNamespace, view.newRuntimeNamespace
+    if old_ns or new_ns:
+        report = (
+            f"workers report {old_ns} until every worker component is updated; " if old_ns else ""
         )
+        registers = f"registers in {new_ns}" if new_ns else "registers in a new runtime namespace"
         lines.append(
-            f"{worker.name}: old {_names(worker.oldNames)} -> new {_names(worker.newNames)}; {counts}."
-        )
-    if view.oldRuntimeNamespace or view.newRuntimeNamespace:
-        lines.append(
-            f"Runtime namespace: workers report {view.oldRuntimeNamespace or '?'} until every worker "
-            f"component is updated; the new generation registers in {view.newRuntimeNamespace or '?'} "
-            "and the frontend cuts over when the update completes."
+            f"Runtime namespace: {report}the new generation {registers} and the frontend cuts "
+            "over when the update completes."
         )
     if view.blockers:
         lines.append("Waiting for: " + "; ".join(view.blockers) + ".")
@@ -334,6 +334,37 @@ def _managed_lines(view: RollingUpdateView) -> list[str]:
 
 def _names(names: list[str]) -> str:
     return ", ".join(names) if names else "none"
+
+
+def _counts(worker: WorkerRollout) -> str:
+    """``2 replicas (1 new, 1 ready) for 2 desired``, leaving out what the status lacks."""
+    known = [
+        f"{count} {what}"
+        for count, what in ((worker.updatedReplicas, "new"), (worker.readyReplicas, "ready"))
+        if count is not None
+    ]
+    detail = f" ({', '.join(known)})" if known else ""
+    if worker.replicas is None:
+        return f"replicas not reported{detail} for {worker.desiredReplicas} desired"
+    return f"{plural(worker.replicas, 'replica')}{detail} for {worker.desiredReplicas} desired"
+
+
+def _change(what: str, old: str | None, new: str | None) -> str:
+    """``what old -> new``, or the half that is known; empty when neither is."""
+    if old and new:
+        return f"{what} {old} -> {new}"
+    if new:
+        return f"{what} now {new}"
+    return f"{what} was {old}" if old else ""
+
+
+def _generations(old: list[str], new: list[str]) -> str:
+    """The old and new children of a worker, leaving out a side that has none yet."""
+    if old and new:
+        return f"old {_names(old)} -> new {_names(new)}; "
+    if new:
+        return f"new {_names(new)}; "
+    return f"old {_names(old)}, no new generation yet; " if old else ""
 
 
 # ---- restart ---------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ prints ``<none>``, several values are joined by commas, and values print as Go's
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +20,12 @@ from kubectl_dgd.output.jsonpath import (
     go_sprint,
     parse,
     read_template_file,
+    relaxed,
 )
 from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.table import Column as TableColumn
 from kubectl_dgd.output.table import render_table
 
-_RELAXED = re.compile(r"^\{\.?([^{}]+)\}$|^\.?([^{}]+)$")
 MIN_WIDTH = 6  # kubectl's tab writer: minimum width 6, padding 3 (the table's gap)
 
 
@@ -34,19 +33,6 @@ MIN_WIDTH = 6  # kubectl's tab writer: minimum width 6, padding 3 (the table's g
 class Column:
     header: str
     template: Template
-
-
-def relaxed(path: str) -> str:
-    """kubectl's RelaxedJSONPathExpression: any of the four spellings -> ``{.a.b}``."""
-    if not path:
-        return path
-    match = _RELAXED.match(path)
-    if match is None:
-        raise JsonPathError(
-            "unexpected path string, expected a 'name1.name2' or '.name1.name2' or "
-            "'{name1.name2}' or '{.name1.name2}'"
-        )
-    return "{." + (match.group(1) or match.group(2)) + "}"
 
 
 def _column(header: str, path: str) -> Column:

@@ -10,7 +10,7 @@ from kubectl_dgd.output.table import Column, render_table
 if TYPE_CHECKING:
     from kubectl_dgd.core.views import EventView
 
-_COLUMNS = [Column("TYPE"), Column("REASON"), Column("AGE"), Column("MESSAGE")]
+_COLUMNS = [Column("TYPE"), Column("REASON"), Column("AGE"), Column("MESSAGE", cut="below")]
 
 
 def _age(event: EventView) -> str:
@@ -18,7 +18,8 @@ def _age(event: EventView) -> str:
     return age + f" (x{event.count})" if event.count > 1 else age
 
 
-def draw_events(events: list[EventView]) -> str:
+def draw_events(events: list[EventView], width: int | None = None, headers: bool = True) -> str:
+    """The block; ``width``: fit the table to it (the message is cut), none for -o wide."""
     if not events:
         return "Events:       <none>\n"
     rows = [
@@ -30,4 +31,5 @@ def draw_events(events: list[EventView]) -> str:
         ]
         for event in events
     ]
-    return "Events:\n" + render_table(_COLUMNS, rows, gap="  ", indent="  ")
+    table = render_table(_COLUMNS, rows, headers=headers, gap="  ", indent="  ", width=width)
+    return "Events:\n" + table

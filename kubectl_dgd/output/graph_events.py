@@ -15,13 +15,12 @@ _COLUMNS = [
     Column("LAST SEEN"),
     Column("TYPE"),
     Column("REASON"),
-    Column("OBJECT"),
-    Column("MESSAGE"),
+    Column("OBJECT", cut="middle"),
+    Column("MESSAGE", cut="below"),
 ]
 
 
 def draw_graph_events(view: GraphEvents, options: Options, wide: bool = False) -> str:
-    del wide
     warnings = "".join(f"warning: {w}\n" for w in view.warnings)
     if not view.events:
         return f"No events found for {view.name} in namespace {view.namespace}.\n" + warnings
@@ -35,5 +34,8 @@ def draw_graph_events(view: GraphEvents, options: Options, wide: bool = False) -
         ]
         for e in view.events
     ]
-    table = render_table(_COLUMNS, rows, headers=options.headers)
+    # -o wide: the whole table, whatever the terminal.
+    table = render_table(
+        _COLUMNS, rows, headers=options.headers, width=None if wide else options.width
+    )
     return table + warnings

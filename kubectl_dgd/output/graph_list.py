@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from kubectl_dgd.core.views import GraphList
 
 _HEADERS = ["NAME", "STATE", "READY", "REPLICAS", "GPUS", "RESTART", "ROLLOUT", "AGE"]
+# A terminal too narrow for the whole row loses RESTART, then GPUS, then REPLICAS (the
+# READY column still says how many components are up); -o wide keeps every column.
+_DROP = {"RESTART": 3, "GPUS": 2, "REPLICAS": 1}
 _WIDE_HEADERS = ["PROVIDER", "BACKEND", "REASON"]
 
 
@@ -24,7 +27,7 @@ def _cells(row: GraphRow, all_namespaces: bool, wide: bool) -> list[str]:
         row.state,
         f"{row.ready_components}/{row.components}",
         f"{row.ready_replicas}/{row.desired_replicas}",
-        "?" if row.gpus is None else str(row.gpus),
+        "unknown" if row.gpus is None else str(row.gpus),
         row.restart,
         row.rollout,
         human_age(row.age_seconds),
@@ -56,7 +59,10 @@ def draw_graph_list(listing: GraphList, options: Options, wide: bool) -> str:
         if options.show_labels:
             cells.append(",".join(f"{k}={v}" for k, v in sorted(labels.items())) or "<none>")
     # As kubectl get: the header row is plain even on a terminal.
-    return render_table([Column(h) for h in headers], rows, headers=options.headers)
+    columns = [Column(h, drop=0 if wide else _DROP.get(h, 0)) for h in headers]
+    return render_table(
+        columns, rows, headers=options.headers, width=None if wide else options.width
+    )
 
 
 EVENT_WIDTH = len("MODIFIED")

@@ -799,6 +799,22 @@ def go_json_indent(value: Any, level: int = 0) -> str:
 
 # ---- the output formats --------------------------------------------------------------------
 
+_RELAXED = re.compile(r"^\{\.?([^{}]+)\}$|^\.?([^{}]+)$")
+
+
+def relaxed(path: str) -> str:
+    """kubectl's RelaxedJSONPathExpression (custom-columns, --sort-by): any of the four
+    spellings ``a.b``, ``.a.b``, ``{a.b}``, ``{.a.b}`` -> ``{.a.b}``."""
+    if not path:
+        return path
+    match = _RELAXED.match(path)
+    if match is None:
+        raise JsonPathError(
+            "unexpected path string, expected a 'name1.name2' or '.name1.name2' or "
+            "'{name1.name2}' or '{.name1.name2}'"
+        )
+    return "{." + (match.group(1) or match.group(2)) + "}"
+
 
 def template_of(options: Options, file_format: bool) -> Template:
     """The template the format's argument names: inline, or read from a file (-file)."""

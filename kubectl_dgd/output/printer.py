@@ -33,6 +33,11 @@ class Options:
     # The text after ``=`` in ``-o jsonpath=TEMPLATE``, ``-o custom-columns=SPEC`` and their
     # ``-file`` forms (a path then).
     argument: str | None = None
+    # The terminal's columns: prose wraps to it, and tables fit it but with -o wide.
+    width: int = 80
+    # stdout is a terminal: a log-like report (validate's FILE:LINE: lines) wraps only then,
+    # and stays one line per finding for grep and editors when piped.
+    terminal: bool = False
 
 
 PLAIN_OPTIONS = Options()

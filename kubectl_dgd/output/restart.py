@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kubectl_dgd.output.fit import wrapped
 from kubectl_dgd.output.printer import Options
 
 if TYPE_CHECKING:
@@ -11,13 +12,13 @@ if TYPE_CHECKING:
 
 
 def draw_summary(view: RestartSummary, options: Options, wide: bool) -> str:
-    return (
-        view.diff
-        + f"{view.graph}: restart id {view.oldId or '(none)'} -> {view.newId}\n"
-        + f"strategy: {view.strategy}\n"
-        + view.outcome
-        + "\n"
-    )
+    # The diff (restart -f) is drawn as it is; the sentences after it wrap to the terminal.
+    lines = [
+        f"{view.graph}: restart id {view.oldId or '(none)'} -> {view.newId}",
+        f"strategy: {view.strategy}",
+        *(view.outcome.splitlines() or [""]),
+    ]
+    return view.diff + "".join(wrapped(line, options.width, "", "  ") for line in lines)
 
 
 def draw_progress(view: RestartProgress, options: Options, wide: bool) -> str:
@@ -29,4 +30,4 @@ def draw_progress(view: RestartProgress, options: Options, wide: bool) -> str:
     ):
         if names:
             parts.append(f"{label}: {', '.join(names)}")
-    return "; ".join(parts) + "\n"
+    return wrapped("; ".join(parts), options.width, "", "  ")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from kubectl_dgd.output.fit import wrapped
 from kubectl_dgd.output.printer import Options
 
 if TYPE_CHECKING:
@@ -18,16 +19,27 @@ class _State(Protocol):
 
 
 def draw_state(state: _State, options: Options, wide: bool) -> str:
-    return state.line + "\n"
+    return wrapped(state.line, options.width, "", "  ")
 
 
 def draw_explanation(view: Explanation, options: Options, wide: bool) -> str:
-    paragraphs = [f'dgd "{view.name}" in namespace "{view.namespace}": {view.summary}']
+    """Paragraphs wrapped to the terminal; a sentence's continuation is indented under it."""
+    width = options.width
+
+    def sentences(lines: list[str]) -> str:
+        return "".join(wrapped(line, width, "", "  ") for line in lines)
+
+    paragraphs = [
+        wrapped(f'dgd "{view.name}" in namespace "{view.namespace}": {view.summary}', width)
+    ]
     if view.rollingUpdate is not None:
-        paragraphs.append("\n".join(view.rollingUpdate))
+        paragraphs.append(sentences(view.rollingUpdate))
     if view.restart is not None:
-        paragraphs.append("\n".join(view.restart))
+        paragraphs.append(sentences(view.restart))
     if view.rollingUpdate is None and view.restart is None:
-        paragraphs.append("No rolling update or restart has been recorded for this graph.")
-    paragraphs.append("What you can do:\n" + "\n".join(f"- {a}" for a in view.advice))
-    return "\n\n".join(paragraphs) + "\n"
+        paragraphs.append(
+            wrapped("No rolling update or restart has been recorded for this graph.", width)
+        )
+    advice = "".join(wrapped(a, width, "- ") for a in view.advice)
+    paragraphs.append("What you can do:\n" + advice)
+    return "\n".join(paragraphs)

@@ -1,21 +1,36 @@
 """The one table renderer: kubectl-style tables, upper-case headers, columns padded and
-separated by three spaces (two, indented, for the Events block as ``kubectl describe``)."""
+separated by three spaces (two, indented, for the Events block as ``kubectl describe``).
+
+Given a ``width`` (the terminal's; none for ``-o wide``), a table that would not fit is
+narrowed: a message column (``cut="below"``) leaves the row for lines of its own under it,
+wrapped between words; the free-text columns (``cut="end"``, ``"middle"``) lose part of their
+text to an ellipsis down to a floor; and if that is not enough the optional columns (``drop``)
+are left out, highest first.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kubectl_dgd.output.fit import cut, cut_middle, wrap
 from kubectl_dgd.output.style import PLAIN, Style
 from kubectl_dgd.output.terminal import escape_cell
 
 GAP = "   "
+# A cut column keeps at least this much (or its header): a few words still say something.
+CUT_FLOOR = 16
 
 
 @dataclass(frozen=True)
 class Column:
     header: str
     align: str = "left"  # "left" or "right"
+    # How it gives way to fit the width: "end" (free text, cut with an ellipsis), "middle" (a
+    # name whose end tells it from its neighbours, a pod's suffix), "below" (a message: on its
+    # own wrapped lines under the row, nothing lost; the last column only).
+    cut: str = ""
+    drop: int = 0  # > 0: may be left out to fit the width, the highest first
 
 
 def render_table(
@@ -27,11 +42,13 @@ def render_table(
     gap: str = GAP,
     indent: str = "",
     min_width: int = 0,
+    width: int | None = None,
 ) -> str:
     """The table as text, one line per row, trailing spaces stripped; a cell's control characters
     and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
 
-    ``style`` makes the header bold on a terminal; ``indent`` starts every line.
+    ``style`` makes the header bold on a terminal; ``indent`` starts every line; ``width``
+    narrows the table to fit (see the module's docstring).
     """
     table = ([[c.header for c in columns]] if headers else []) + [
         [escape_cell(cell) for cell in row] for row in rows
@@ -40,12 +57,87 @@ def render_table(
     floor = max(min_width - len(gap), 0)
     widths = [max((len(row[i]) for row in table), default=floor) for i in range(len(columns))]
     widths = [max(w, floor) for w in widths]
+    kept = list(range(len(columns)))
+    below: int | None = None  # the column moved under its rows
+    if width is not None:
+        # Decided on the headers too, so that --no-headers leaves out the same columns.
+        headed = [max(w, len(c.header)) for w, c in zip(widths, columns, strict=True)]
+        room = width - len(indent)
+        last = len(columns) - 1
+        if columns and columns[last].cut == "below" and _total(headed, kept, len(gap)) > room:
+            below = last
+            kept = kept[:last]
+        kept, fitted = _fit(columns, headed, room, len(gap), kept)
+        widths = [min(w, f) for w, f in zip(widths, fitted, strict=True)]
     lines = []
     for number, row in enumerate(table):
-        padded = [
-            cell.rjust(width) if column.align == "right" else cell.ljust(width)
-            for cell, width, column in zip(row, widths, columns, strict=True)
-        ]
+        padded = []
+        for i in kept:
+            cell = _cut(row[i], widths[i], columns[i].cut)
+            padded.append(
+                cell.rjust(widths[i]) if columns[i].align == "right" else cell.ljust(widths[i])
+            )
+        header_row = headers and number == 0
         line = (indent + gap.join(padded)).rstrip()
-        lines.append(style(line, "bold") if headers and number == 0 else line)
+        if header_row and below is not None and width is not None:
+            # Still named in the header, where it fits: what the lines under the rows are.
+            named = line + gap + row[below]
+            line = named if len(named) <= width else line
+        lines.append(style(line, "bold") if header_row else line)
+        if below is not None and width is not None and row[below] and not header_row:
+            # Under the second column, so that the first still leads every row.
+            under = indent + " " * (widths[kept[0]] + len(gap) if len(kept) > 1 else 2)
+            lines += wrap(row[below], width, under)
     return "".join(line + "\n" for line in lines)
+
+
+def _total(widths: Sequence[int], kept: Sequence[int], gap: int) -> int:
+    return sum(widths[i] for i in kept) + gap * (len(kept) - 1)
+
+
+def _cut(text: str, width: int, how: str) -> str:
+    if how == "middle":
+        return cut_middle(text, width)
+    return cut(text, width) if how else text
+
+
+def _fit(
+    columns: Sequence[Column], widths: list[int], room: int, gap: int, kept: list[int]
+) -> tuple[list[int], list[int]]:
+    """Which of the ``kept`` columns to keep and how wide, for at most ``room`` columns."""
+    widths = list(widths)
+    kept = list(kept)
+    floors = {
+        i: min(widths[i], max(CUT_FLOOR, len(columns[i].header)))
+        for i in kept
+        if columns[i].cut in ("end", "middle")
+    }
+
+    def total(cuts_at_floor: bool) -> int:
+        cells = sum(floors[i] if cuts_at_floor and i in floors else widths[i] for i in kept)
+        return cells + gap * (len(kept) - 1)
+
+    droppable = sorted((i for i in kept if columns[i].drop), key=lambda i: (-columns[i].drop, -i))
+    for i in droppable:
+        if total(cuts_at_floor=True) <= room:
+            break
+        kept.remove(i)
+    # The room left goes to the cut columns; the widest gives first, down to the floor, then
+    # (the table still too wide) down to its header.
+    over = total(cuts_at_floor=False) - room
+    while over > 0:
+        shrinkable = [i for i in kept if i in floors and widths[i] > floors[i]]
+        if not shrinkable:
+            hard = {i: len(columns[i].header) for i in floors}
+            if floors == hard or not any(i in kept for i in floors):
+                break
+            floors = hard
+            continue
+        widest = max(shrinkable, key=lambda i: widths[i])
+        others = [widths[i] for i in shrinkable if i != widest]
+        target = max(floors[widest], widths[widest] - over, max(others, default=0))
+        if target == widths[widest]:
+            target -= 1
+        over -= widths[widest] - target
+        widths[widest] = target
+    return kept, widths

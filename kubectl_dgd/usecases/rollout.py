@@ -16,6 +16,7 @@ from typing import Any
 from kubectl_dgd.core.graph import read_graph
 from kubectl_dgd.core.phase import STATE_FAILED, Phase, graph_phase
 from kubectl_dgd.core.views import Explanation
+from kubectl_dgd.core.wording import plural
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
@@ -71,8 +72,9 @@ def _waiting(phase: Phase) -> str:
         return f"generation {phase.generation} not yet observed by the operator"
     if phase.rollout_active:
         return (
-            f"rolling update {phase.rollout_phase}, {phase.updated_workers} worker component(s) "
-            f"updated ({', '.join(phase.updated_components) or 'none yet'})"
+            f"rolling update {phase.rollout_phase}, "
+            f"{plural(phase.updated_workers, 'worker component')} updated "
+            f"({', '.join(phase.updated_components) or 'none yet'})"
         )
     if phase.restart_requested or phase.restart_active:
         busy = ", ".join(phase.restart_in_progress) if not phase.restart_requested else ""

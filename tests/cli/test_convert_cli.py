@@ -177,3 +177,16 @@ def test_an_unserved_version_is_an_error_in_convert_render_and_validate(tmp_path
     result = run_cli("validate", str(target))
     assert result.returncode == 1
     assert f"{target}:1: apiVersion: {message} (error, schema/unknown-version)" in result.stdout
+
+
+def test_notes_wrap_at_80_columns_between_words(tmp_path: Path) -> None:
+    target = tmp_path / "graph.yaml"
+    target.write_text((ALPHA / "vllm-agg.yaml").read_text())
+    narrow = run_cli("convert", "-f", str(target), env={"COLUMNS": "80"})
+    wide = run_cli("convert", "-f", str(target), env={"COLUMNS": "200"})
+    assert narrow.stderr.splitlines() == [
+        "note: vllm-agg: spec.services[Frontend].dynamoNamespace: deprecated and ignored",
+        "  by the operator",
+    ]
+    assert narrow.stderr.split() == wide.stderr.split()
+    assert narrow.stdout == wide.stdout  # the YAML itself is never wrapped

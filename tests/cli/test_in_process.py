@@ -14,7 +14,7 @@ import pytest
 
 from kubectl_dgd.core.restart import CREATE_MESSAGE
 from tests.cluster.conftest import NOW, graph, three_graphs
-from tests.conftest import EXAMPLES, GOLDEN
+from tests.conftest import EXAMPLES, GOLDEN, assert_golden
 from tests.fakes import FakeCluster, FakeDeps, invoke
 
 STATUS = EXAMPLES / "status"
@@ -29,10 +29,21 @@ STATUS_NOW = "2026-11-30T10:00:00Z"
 )
 @pytest.mark.parametrize("example", ["healthy", "rolling-update-in-progress", "grove-healthy"])
 def test_status_file_prints_the_golden(example: str, output: str, suffix: str) -> None:
-    fake = FakeDeps(now=STATUS_NOW)
+    fake = FakeDeps(now=STATUS_NOW, environ={"COLUMNS": "200"})  # the goldens' width
     code = invoke(fake, "status", "-f", str(STATUS / f"{example}.yaml"), "-o", output)
     assert (code, fake.err) == (0, "")
     assert fake.out == (GOLDEN / "status" / f"{example}.{suffix}").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "golden"),
+    [(("-A",), "list-all-namespaces_80.txt"), (("--show-labels",), "list-show-labels_80.txt")],
+)
+def test_list_fits_80_columns(args: tuple[str, ...], golden: str) -> None:
+    fake = FakeDeps(FakeCluster(three_graphs()), now=NOW)  # not a terminal: 80 columns
+    assert invoke(fake, "list", *args) == 0
+    assert_golden(f"cluster/{golden}", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= 80
 
 
 def test_status_file_never_builds_a_cluster_client() -> None:
@@ -68,7 +79,7 @@ def test_status_file_with_a_live_flag_is_a_usage_error() -> None:
 )
 def test_list_against_a_fake_cluster_prints_the_golden(args: tuple[str, ...], golden: str) -> None:
     cluster = FakeCluster(three_graphs())
-    fake = FakeDeps(cluster, now=NOW)
+    fake = FakeDeps(cluster, now=NOW, environ={"COLUMNS": "120"})  # the goldens' width
     assert invoke(fake, "list", *args) == 0
     assert fake.err == ""
     assert fake.out == (GOLDEN / "cluster" / golden).read_text()
@@ -204,11 +215,11 @@ def test_rollout_explain_mid_rolling_update() -> None:
         "startTime": "2026-11-01T11:55:00Z",
         "updatedComponents": ["decode"],
     }
-    fake = FakeDeps(FakeCluster([obj]), now=NOW)
+    fake = FakeDeps(FakeCluster([obj]), now=NOW, environ={"COLUMNS": "200"})
     assert invoke(fake, "rollout", "explain", "my-graph") == 0
     head, *_, advice = fake.out.split("\n\n")
     assert head == (
-        'dgd "my-graph" in namespace "dynamo": rolling update InProgress, 1 worker component(s) '
+        'dgd "my-graph" in namespace "dynamo": rolling update InProgress, 1 worker component '
         "updated (decode)..."
     )
     assert advice.startswith("What you can do:\n- follow it: kubectl dgd rollout status my-graph\n")
@@ -225,13 +236,38 @@ def test_rollout_status_times_out_on_the_fake_clock() -> None:
     obj = graph()
     obj["metadata"]["generation"] = 2
     cluster = FakeCluster([obj], watch_scripts=[[] for _ in range(10)])
-    fake = FakeDeps(cluster, now=NOW)
+    fake = FakeDeps(cluster, now=NOW, environ={"COLUMNS": "200"})
     assert invoke(fake, "rollout", "status", "my-graph", "--timeout", "3s") == 1
     assert fake.out == (
         'Waiting for dgd "my-graph" rollout to finish: generation 2 not yet observed by the '
         "operator...\n"
     )
     assert fake.err == "error: timed out waiting for the condition\n"
+
+
+def test_rollout_status_and_explain_wrap_at_80_columns_between_words() -> None:
+    obj = graph()
+    obj["metadata"]["generation"] = 2
+    obj["status"]["rollingUpdate"] = {
+        "phase": "InProgress",
+        "startTime": "2026-11-01T11:55:00Z",
+        "updatedComponents": ["decode"],
+    }
+    cluster = FakeCluster([obj], watch_scripts=[[] for _ in range(10)])
+    fake = FakeDeps(cluster, now=NOW)
+    invoke(fake, "rollout", "status", "my-graph", "--timeout", "3s")
+    assert fake.out == (
+        'Waiting for dgd "my-graph" rollout to finish: generation 2 not yet observed by\n'
+        "  the operator...\n"
+    )
+    fake = FakeDeps(FakeCluster([obj]), now=NOW)
+    assert invoke(fake, "rollout", "explain", "my-graph") == 0
+    assert_golden("cluster/rollout-explain-rolling_80.txt", fake.out)
+    wide = FakeDeps(FakeCluster([obj]), now=NOW, environ={"COLUMNS": "200"})
+    assert invoke(wide, "rollout", "explain", "my-graph") == 0
+    assert_golden("cluster/rollout-explain-rolling_200.txt", wide.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= 80
+    assert fake.out.split() == wide.out.split()  # the same words, only the breaks differ
 
 
 # ---- restart NAME ----------------------------------------------------------------------------
@@ -286,19 +322,35 @@ def test_validate_prints_one_line_per_finding_and_the_summary() -> None:
         f"{where}:24: spec.components[1].podTemplate.spec.containers[0].image: image "
         '"nvcr.io/nvidia/ai-dynamo/vllm-runtime:latest" uses the "latest" tag: it is not '
         "reproducible (warning, lint/image-latest)\n"
-        "1 documents, 1 graphs: 0 valid, 1 invalid, 0 skipped\n"
+        "1 document, 1 graph: 0 valid, 1 invalid, 0 skipped\n"
     )
     assert fake.err == ""
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_validate_on_a_terminal_wraps_each_finding_between_words(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(EXAMPLES.parent.parent)  # a relative path: the golden is the same anywhere
+    path = str(COMMON_MISTAKES.relative_to(EXAMPLES.parent.parent))
+    fake = FakeDeps(tty=True, environ={"NO_COLOR": "1", "COLUMNS": columns})
+    assert invoke(fake, "validate", path) == 1
+    assert_golden(f"validate/common-mistakes_{columns}.txt", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= int(columns)
+    piped = FakeDeps(environ={"COLUMNS": columns})  # piped: one line per finding, for grep
+    assert invoke(piped, "validate", path) == 1
+    assert fake.out.split() == piped.out.split()
+    assert len(piped.out.splitlines()) == 7
 
 
 def test_validate_colours_only_a_terminal_without_no_color() -> None:
     path = str(EXAMPLES / "vllm-agg.yaml")
     tty = FakeDeps(tty=True)
     assert invoke(tty, "validate", path) == 0
-    assert tty.out == "\x1b[1m1 documents, 1 graphs: 1 valid, 0 invalid, 0 skipped\x1b[0m\n"
+    assert tty.out == "\x1b[1m1 document, 1 graph: 1 valid, 0 invalid, 0 skipped\x1b[0m\n"
     no_color = FakeDeps(tty=True, environ={"NO_COLOR": "1"})
     assert invoke(no_color, "validate", path) == 0
-    assert no_color.out == "1 documents, 1 graphs: 1 valid, 0 invalid, 0 skipped\n"
+    assert no_color.out == "1 document, 1 graph: 1 valid, 0 invalid, 0 skipped\n"
 
 
 def test_validate_json_keeps_unreadable_inputs_in_its_errors() -> None:
@@ -404,3 +456,78 @@ def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None
         "restart r9: Completed; done: Frontend, decode, prefill\n"
     )
     assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "watch"]
+
+
+# ---- --no-headers on every table -------------------------------------------------------------
+
+
+def _header_rows(text: str) -> list[str]:
+    heads = ("NAME ", "COMPONENT ", "TYPE ", "LAST SEEN ")
+    return [line for line in text.splitlines() if line.lstrip().startswith(heads)]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status", "my-graph"),
+        ("status", "my-graph", "-o", "wide"),
+        ("status", "my-graph", "--events"),
+        ("status", "-f", str(EXAMPLES / "status" / "healthy.yaml")),
+        ("status", "-f", str(EXAMPLES / "status" / "grove-healthy.yaml"), "-o", "wide"),
+    ],
+    ids=" ".join,
+)
+def test_no_headers_leaves_out_every_tables_header_row_and_nothing_else(
+    args: tuple[str, ...],
+) -> None:
+    events = {("dynamo", "my-graph"): [_event("Scheduled", "assigned")]}
+    with_headers = FakeDeps(FakeCluster([graph()], events=events), now=NOW)
+    assert invoke(with_headers, *args) == 0
+    without = FakeDeps(FakeCluster([graph()], events=events), now=NOW)
+    assert invoke(without, *args, "--no-headers") == 0
+    headers = _header_rows(with_headers.out)
+    assert headers and _header_rows(without.out) == []
+    kept = [line for line in with_headers.out.splitlines() if line not in headers]
+    assert [line.split() for line in without.out.splitlines()] == [line.split() for line in kept]
+
+
+def _event(reason: str, message: str) -> dict[str, Any]:
+    return {
+        "type": "Normal",
+        "reason": reason,
+        "message": message,
+        "count": 1,
+        "lastTimestamp": "2026-11-01T11:58:00Z",
+        "involvedObject": {"kind": "DynamoGraphDeployment", "name": "my-graph"},
+    }
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_restart_plan_wraps_its_order_at_the_terminal_width(columns: str) -> None:
+    from tests.cluster.conftest import component
+
+    names = ["Frontend", "VllmPrefillWorkerForLongContexts", "VllmDecodeWorkerForLongContexts"]
+    comps = [component(name, "frontend" if i == 0 else "worker") for i, name in enumerate(names)]
+    cluster = FakeCluster([graph(components=comps)])
+    fake = FakeDeps(cluster, now=NOW, environ={"COLUMNS": columns})
+    assert invoke(fake, "restart", "my-graph", "--id", "r7", "--dry-run") == 0
+    assert_golden(f"restart/long-names-dry-run_{columns}.txt", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= int(columns)
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_status_with_events_fits_the_terminal(columns: str) -> None:
+    events = {
+        ("dynamo", "my-graph"): [
+            _event("Reconciled", "graph reconciled"),
+            _event(
+                "FailedScheduling",
+                "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes "
+                "are available: 3 No preemption victims found for incoming pod.",
+            ),
+        ]
+    }
+    fake = FakeDeps(FakeCluster([graph()], events=events), now=NOW, environ={"COLUMNS": columns})
+    assert invoke(fake, "status", "my-graph", "--events") == 0
+    assert_golden(f"status/live-events_{columns}.txt", fake.out)
+    assert max(len(line) for line in fake.out.splitlines()) <= int(columns)

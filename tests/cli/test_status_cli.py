@@ -15,8 +15,8 @@ CLOCK = {"DGD_NOW": "2026-11-30T10:00:00Z"}
 GOLDEN_SUFFIX = {"text": "txt", "wide": "wide.txt", "json": "json"}
 
 
-def status(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
-    return run_cli("status", *args, stdin=stdin, env=CLOCK)
+def status(*args: str, stdin: str | None = None, columns: int = 120):  # type: ignore[no-untyped-def]
+    return run_cli("status", *args, stdin=stdin, env={**CLOCK, "COLUMNS": str(columns)})
 
 
 def test_every_required_example_exists() -> None:
@@ -33,10 +33,20 @@ def test_every_required_example_exists() -> None:
 @pytest.mark.parametrize("output", ["text", "wide", "json"])
 @pytest.mark.parametrize("example", EXAMPLE_NAMES)
 def test_status_golden(example: str, output: str) -> None:
-    result = status("-f", str(STATUS / f"{example}.yaml"), "-o", output)
+    """At 200 columns: nothing is cut, prose wraps only past 200."""
+    result = status("-f", str(STATUS / f"{example}.yaml"), "-o", output, columns=200)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert_golden(f"status/{example}.{GOLDEN_SUFFIX[output]}", result.stdout)
+
+
+@pytest.mark.parametrize("example", EXAMPLE_NAMES)
+def test_status_golden_at_80_columns(example: str) -> None:
+    result = status("-f", str(STATUS / f"{example}.yaml"), columns=80)
+    assert result.returncode == 0, result.stderr
+    assert_golden(f"status/{example}_80.txt", result.stdout)
+    too_long = [line for line in result.stdout.splitlines() if len(line) > 80]
+    assert too_long == []
 
 
 def test_yaml_output_is_the_same_view_as_json() -> None:

@@ -75,3 +75,33 @@ def test_a_symlinked_directory_leading_outside_the_tree_is_refused_in_one_line(t
         f"error: {tmp_path / 'tree' / 'away'}: symbolic link leads outside the directory being "
         "read; not followed (give its target as an argument of its own)"
     ]
+
+
+def test_validate_jsonpath_and_custom_columns_read_the_json_report() -> None:
+    """-o jsonpath= and -o custom-columns= over the same data -o json prints (issue 10)."""
+    bad = str(EXAMPLES / "invalid" / "common-mistakes.yaml")
+    good = str(EXAMPLES / "vllm-agg.yaml")
+    result = run_cli(
+        "validate",
+        bad,
+        good,
+        "-o",
+        "custom-columns=NAME:.name,VALID:.valid,LINE:.line",
+    )
+    assert result.returncode == 1, result.stderr
+    assert [line.split() for line in result.stdout.splitlines()] == [
+        ["NAME", "VALID", "LINE"],
+        ["common-mistakes", "false", "6"],
+        ["vllm-agg", "true", "2"],
+    ]
+    template = 'jsonpath={range .items[?(@.valid==false)]}{.name}{"\\n"}{end}'
+    result = run_cli("validate", bad, good, "-o", template)
+    assert (result.returncode, result.stdout) == (1, "common-mistakes\n")
+    result = run_cli("validate", good, "-o", "jsonpath={.summary.valid}")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "1", "")
+
+
+def test_validate_with_a_bad_template_is_one_line_exit_2() -> None:
+    result = run_cli("validate", str(EXAMPLES / "vllm-agg.yaml"), "-o", "jsonpath={.items[0")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "error: error parsing jsonpath {.items[0, unterminated array\n"

@@ -183,7 +183,9 @@ def test_an_uncountable_component_is_marked_unknown_with_its_reason() -> None:
     assert decode.gpusPerReplica is None and decode.gpus is None
     assert not v.totals.gpusComplete
     text = render_text(v)
-    assert "? VllmDecodeWorker: multiple scalar GPU resource keys" in text
+    # The cell says "unknown" and the footnote why (it was a bare "?" before issue 10).
+    assert "VllmDecodeWorker: GPUs unknown: multiple scalar GPU resource keys" in text
+    assert " ?" not in text
 
 
 def test_a_graph_without_status_still_has_a_view() -> None:
