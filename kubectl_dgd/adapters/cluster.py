@@ -439,16 +439,26 @@ class Cluster:
             seen.add(token)
 
     def list_objects(
-        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None,
+        selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every object of one kind in a namespace (see the port); items that are not objects
-        are dropped."""
+        """Every object of one kind in a namespace, or cluster-wide when ``namespace`` is None
+        (see the port); items that are not objects are dropped."""
         group = api_version.split("/", maxsplit=1)[0] if "/" in api_version else ""
         prefix = f"/apis/{api_version}" if group else f"/api/{api_version}"
-        ns = segment(check_namespace(namespace))
-        path = f"{prefix}/namespaces/{ns}/{segment(plural)}"
-        target = Target("list", f"{plural}.{group}" if group else plural, namespace=namespace)
+        if namespace is None:
+            path = f"{prefix}/{segment(plural)}"
+        else:
+            path = f"{prefix}/namespaces/{segment(check_namespace(namespace))}/{segment(plural)}"
+        resource = f"{plural}.{group}" if group else plural
+        target = Target("list", resource, namespace=namespace or "")
         base = {"labelSelector": selector} if selector else {}
+        if field_selector:
+            base["fieldSelector"] = field_selector
         found = self._list_pages(path, target, base).get("items") or []
         return [item for item in found if isinstance(item, dict)]
 

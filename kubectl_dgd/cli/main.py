@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "tree": "kubectl_dgd.cli.tree:tree",
     "events": "kubectl_dgd.cli.events:events",
     "logs": "kubectl_dgd.cli.logs:logs",
+    "gpus": "kubectl_dgd.cli.gpus:gpus",
 }
 
 

@@ -162,3 +162,23 @@ def node_gpu_usage(
             for (namespace, graph), (gpus, count) in sorted(graphs.items())
         ]
     return [by_name[name] for name in sorted(by_name)]
+
+
+def waiting_for_gpus(pods: Iterable[Mapping[str, Any]]) -> list[GraphUse]:
+    """Live pods that want GPUs and are bound to no node yet (Pending), by namespace and graph."""
+    waiting: dict[tuple[str, str], list[int]] = {}
+    for pod in pods:
+        if _mapping(pod.get("spec")).get("nodeName") or not is_active(pod):
+            continue
+        gpus = pod_gpu_request(pod)
+        if gpus == 0:
+            continue
+        meta = _mapping(pod.get("metadata"))
+        graph = str(_mapping(meta.get("labels")).get(GRAPH_LABEL) or "")
+        held = waiting.setdefault((str(meta.get("namespace") or ""), graph), [0, 0])
+        held[0] += gpus
+        held[1] += 1
+    return [
+        GraphUse(namespace, graph, gpus, count)
+        for (namespace, graph), (gpus, count) in sorted(waiting.items())
+    ]

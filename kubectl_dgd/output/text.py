@@ -27,6 +27,7 @@ DRAWERS: dict[str, str] = {
     "RestartProgress": "kubectl_dgd.output.restart:draw_progress",
     "TreeView": "kubectl_dgd.output.tree:draw_tree",
     "GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",
+    "ClusterGpus": "kubectl_dgd.output.cluster_gpus:draw_cluster_gpus",
 }
 
 

@@ -49,11 +49,18 @@ class GraphCluster(Protocol):
         ...
 
     def list_objects(
-        self, api_version: str, plural: str, namespace: str, selector: str | None = None
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None,
+        selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every object of one kind in ``namespace`` (all pages of one LIST). ``api_version`` is
-        ``v1`` or ``group/version``. NotFoundError when the kind is not served (its CRD is not
-        installed); ApiError with status 403 when the LIST is forbidden."""
+        """Every object of one kind in ``namespace`` (all pages of one LIST); None lists every
+        namespace, or a cluster-scoped kind (nodes). ``api_version`` is ``v1`` or
+        ``group/version``. NotFoundError when the kind is not served (its CRD is not installed);
+        ApiError with status 403 when the LIST is forbidden, 400 when the server does not support
+        the field selector."""
         ...
 
     def pod_log(

@@ -1,0 +1,135 @@
+"""``kubectl dgd gpus`` end to end: three GPU nodes, two graphs placed by the simulated
+scheduler, "used by" narrowed by -n/-A, and a node LIST the account may not make."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from tests.apiserver.children import gpu_node
+from tests.apiserver.operator_sim import OperatorSim
+from tests.apiserver.server import ApiServer
+from tests.cluster.conftest import component, dgd, graph
+from tests.conftest import assert_golden
+
+CHILDREN_CREATED = datetime(2026, 11, 1, 11, 0, tzinfo=UTC)
+
+
+def _two_graphs(apiserver: ApiServer) -> OperatorSim:
+    """gpu-a and gpu-b with 8 H100s, gpu-c with 4 A100s; my-graph (decode 2x1, prefill 1x2)
+    in dynamo and big (worker 2x4) in team-b; plus a cordoned CPU-only node."""
+    apiserver.store.clock = lambda: CHILDREN_CREATED
+    apiserver.seed(gpu_node("gpu-a", 8))
+    apiserver.seed(gpu_node("gpu-b", 8))
+    apiserver.seed(gpu_node("gpu-c", 4, product="NVIDIA-A100-SXM4-40GB"))
+    cpu = gpu_node("cpu-a", 0)
+    del cpu["status"]["allocatable"]["nvidia.com/gpu"]
+    apiserver.seed(cpu)
+    apiserver.seed(graph())
+    big = [component("Frontend", "frontend"), component("worker", "worker", replicas=2, gpus=4)]
+    apiserver.seed(graph("big", namespace="team-b", components=big))
+    sim = OperatorSim(apiserver.store, children=True)
+    sim.settle()
+    return sim
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_gpus_lists_nodes_with_requested_free_and_graphs(
+    apiserver: ApiServer, columns: str
+) -> None:
+    _two_graphs(apiserver)
+    result = dgd(apiserver, "gpus", "-A", env={"COLUMNS": columns})
+    assert result.returncode == 0, result.stderr
+    assert all(len(line) <= int(columns) for line in result.stdout.splitlines())
+    assert_golden(f"gpus/two_graphs_all_{columns}.txt", result.stdout)
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_gpus_in_one_namespace_names_its_graphs_and_sums_the_rest(
+    apiserver: ApiServer, columns: str
+) -> None:
+    _two_graphs(apiserver)
+    result = dgd(apiserver, "gpus", "-n", "dynamo", env={"COLUMNS": columns})
+    assert result.returncode == 0, result.stderr
+    assert all(len(line) <= int(columns) for line in result.stdout.splitlines())
+    assert_golden(f"gpus/two_graphs_dynamo_{columns}.txt", result.stdout)
+    assert "team-b" not in result.stdout
+
+
+def test_gpus_json_has_every_figure_and_the_scope(apiserver: ApiServer) -> None:
+    _two_graphs(apiserver)
+    result = dgd(apiserver, "gpus", "-n", "team-b", "-o", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["namespace"] == "team-b"
+    assert [n["name"] for n in data["nodes"]] == ["gpu-a", "gpu-b", "gpu-c"]  # no CPU node
+    a, b, c = data["nodes"]
+    assert (a["allocatable"], a["requested"], a["free"], a["pods"]) == (8, 8, 0, 4)
+    assert a["usedBy"] == [{"namespace": "team-b", "name": "big", "gpus": 4, "pods": 1}]
+    assert a["otherGpus"] == 4  # my-graph's decode (2x1) and prefill (1x2), another namespace
+    assert (b["requested"], b["free"], b["product"]) == (4, 4, "NVIDIA-H100-80GB-HBM3")
+    assert (c["product"], c["free"], c["usedBy"]) == ("NVIDIA-A100-SXM4-40GB", 4, [])
+    assert data["total"] == {
+        "nodes": 3,
+        "allocatable": 20,
+        "requested": 12,
+        "free": 8,
+        "mostFreeOnOneNode": 4,
+    }
+
+
+def test_pending_gpu_pods_are_counted_as_waiting_not_requested(apiserver: ApiServer) -> None:
+    _two_graphs(apiserver)
+    hungry = [component("huge", "worker", replicas=2, gpus=8)]
+    apiserver.seed(graph("hungry", components=hungry))
+    OperatorSim(apiserver.store, children=True).settle()
+    result = dgd(apiserver, "gpus", "-o", "json")
+    data = json.loads(result.stdout)
+    assert data["total"]["requested"] == 12
+    assert data["waiting"] == [{"namespace": "dynamo", "name": "hungry", "gpus": 16, "pods": 2}]
+    text = dgd(apiserver, "gpus").stdout
+    assert "waiting: 2 pods of hungry want 16 GPUs and have no node" in text
+
+
+def test_no_headers_drops_header_and_summary(apiserver: ApiServer) -> None:
+    _two_graphs(apiserver)
+    result = dgd(apiserver, "gpus", "--no-headers")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()] == ["gpu-a", "gpu-b", "gpu-c"]
+
+
+def test_two_lists_whatever_the_pods_and_terminated_pods_left_out_by_the_server(
+    apiserver: ApiServer,
+) -> None:
+    _two_graphs(apiserver)
+    apiserver.clear_log()
+    assert dgd(apiserver, "gpus").returncode == 0
+    assert [(r.verb, r.path) for r in apiserver.request_log] == [
+        ("list", "/api/v1/nodes"),
+        ("list", "/api/v1/pods"),
+    ]
+    assert apiserver.request_log[1].query["fieldSelector"] == [
+        "status.phase!=Succeeded,status.phase!=Failed"
+    ]
+
+
+def test_forbidden_node_list_is_one_line_and_exit_4(apiserver: ApiServer) -> None:
+    _two_graphs(apiserver)
+    apiserver.faults.forbid("list", "nodes")
+    result = dgd(apiserver, "gpus")
+    assert result.returncode == 4
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "forbidden (403): not allowed to list nodes" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_no_gpu_nodes_says_so_on_stderr(apiserver: ApiServer) -> None:
+    apiserver.seed(graph())
+    result = dgd(apiserver, "gpus")
+    assert (result.returncode, result.stdout) == (0, "")
+    assert result.stderr == "No nodes with nvidia.com/gpu found.\n"
