@@ -36,6 +36,11 @@ def diff(
     covers every worker), an in-place rolling update of a non-worker Deployment, a Grove native
     update, a scale, a restart, or nothing.
 
+    When the change needs more GPUs at its peak (a managed rolling update brings the new
+    worker generation up before the old one goes; restarts and scale-ups need GPUs too) than
+    the cluster's nodes have free, one warning per component goes to stderr (two more LISTs:
+    nodes and pods; skipped, with one line, when the account may not list them).
+
     Exit 0 when there is no difference, 1 when there is, above 1 on error (as kubectl diff).
 
     \b
@@ -52,6 +57,13 @@ def diff(
     profile = make_profile(provider, grove, lpx, checkpoint, discovery)
     graphs = graphs_in_file(path)
     refuse_other_namespace(graphs, conn.namespace)
-    result = diff_graphs(deps.cluster(), graphs, bundled_schemas(), profile)
+    from kubectl_dgd.core.gpu_peak import PeakNeed
+    from kubectl_dgd.usecases.gpu_peak import peak_warnings
+
+    cluster = deps.cluster()
+    needs: list[PeakNeed] = []
+    result = diff_graphs(cluster, graphs, bundled_schemas(), profile, needs)
     deps.print(result, output)
+    for line in peak_warnings(cluster, needs):
+        deps.warn(line)
     sys.exit(int(Exit.FAILED if result.differs else Exit.OK))

@@ -192,19 +192,22 @@ def restart_needs(graph: Mapping[str, Any], parallel: bool, grove: bool = False)
 @dataclass(frozen=True)
 class PeakShortfall:
     need: PeakNeed
-    free: int  # free GPUs on schedulable nodes when this need was placed
+    free: int  # free GPUs on schedulable nodes
     most_on_one_node: int
+    stalls: bool  # the need does not fit even alone; else only beside the others' new pods
 
     def message(self) -> str:
         need = self.need
         pods = f"{need.pods} new pod{'s' if need.pods != 1 else ''} of {need.pod_gpus} GPU"
         pods += "s" if need.pod_gpus != 1 else ""
-        return (
-            f"warning: {need.component}: {need.what} needs {need.extra_gpus} more nvidia.com/gpu "
-            f"at its peak ({pods}); the cluster has {self.free} free (at most "
-            f"{self.most_on_one_node} on one node): new pods will stay Pending and the "
-            "update will stall"
+        head = (
+            f"warning: {need.component}: {need.what} needs {need.extra_gpus} more "
+            f"nvidia.com/gpu at its peak ({pods}); the cluster has {self.free} free (at most "
+            f"{self.most_on_one_node} on one node)"
         )
+        if self.stalls:
+            return head + ": new pods will stay Pending and the update will stall"
+        return head + ", not enough beside the other components' new pods: they wait in turn"
 
 
 def _place(free: dict[str, int], need: PeakNeed) -> bool:
@@ -220,20 +223,21 @@ def _place(free: dict[str, int], need: PeakNeed) -> bool:
 
 
 def shortfalls(needs: Iterable[PeakNeed], nodes: Iterable[NodeGpus]) -> list[PeakShortfall]:
-    """The needs the free GPUs cannot hold: concurrent ones placed together (largest pods
-    first), a Sequential restart's each on its own on what is left."""
+    """The needs the free GPUs cannot hold. A need that does not fit on its own stalls (no
+    other change frees GPUs it can use, as far as can be known); needs that fit alone but not
+    together (placed largest pods first) only wait for one another, as each finished
+    component's old pods drain. A Sequential restart's needs come one at a time."""
     free = {n.name: n.free for n in nodes if n.schedulable}
+    total, most = sum(free.values()), max(free.values(), default=0)
     needs = list(needs)
-    concurrent = sorted((n for n in needs if not n.alone), key=lambda n: -n.pod_gpus)
-    short: list[PeakShortfall] = []
-    for need in concurrent:
-        before = (sum(free.values()), max(free.values(), default=0))
-        if not _place(free, need):
-            short.append(PeakShortfall(need, *before))
-    for need in (n for n in needs if n.alone):
-        left = dict(free)
-        before = (sum(left.values()), max(left.values(), default=0))
-        if not _place(left, need):
-            short.append(PeakShortfall(need, *before))
-    order = {n.component: i for i, n in enumerate(needs)}
-    return sorted(short, key=lambda s: order[s.need.component])
+    short = {
+        n.component: PeakShortfall(n, total, most, True) for n in needs if not _place(dict(free), n)
+    }
+    together = sorted(
+        (n for n in needs if not n.alone and n.component not in short), key=lambda n: -n.pod_gpus
+    )
+    placed = dict(free)
+    for need in together:
+        if not _place(placed, need):
+            short[need.component] = PeakShortfall(need, total, most, False)
+    return [short[n.component] for n in needs if n.component in short]

@@ -54,9 +54,10 @@ def _summary(view: ClusterGpus) -> list[str]:
         f"{view.requested} requested, {view.free} free (most free on one node: {view.most_free})"
     ]
     for use in view.waiting:
-        pods = f"{use.pods} pod{'s' if use.pods != 1 else ''}"
+        pods = f"{use.pods} pods" if use.pods != 1 else "1 pod"
+        verb = "want" if use.pods != 1 else "wants"
         lines.append(
-            f"waiting: {pods} of {_graph(use, view)} want {use.gpus} GPUs and have no node"
+            f"waiting: {pods} of {_graph(use, view)} {verb} {use.gpus} GPUs and no node has them"
         )
     return lines
 

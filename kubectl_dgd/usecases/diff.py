@@ -9,9 +9,11 @@ import copy
 import re
 from typing import Any
 
+from kubectl_dgd.core.gpu_peak import PeakNeed, peak_needs
+from kubectl_dgd.core.graph import graph_annotations, mapping
 from kubectl_dgd.core.impact import predict_impact
 from kubectl_dgd.core.paths import child, index
-from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.profile import Profile, decide_provider
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
 from kubectl_dgd.core.views import DiffList, FieldChange, GraphDiff
@@ -110,7 +112,9 @@ def diff_graph(
     namespace: str,
     schemas: CrdSchemas,
     profile: Profile,
+    needs: list[PeakNeed] | None = None,
 ) -> GraphDiff:
+    """The diff of one graph; ``needs`` gets what its change needs in GPUs at the peak."""
     meta = obj.get("metadata") or {}
     name = str(meta.get("name") or "")
     if not name:
@@ -137,12 +141,30 @@ def diff_graph(
         )
         obj = new
     result.impact = predict_impact(live, obj, schemas, profile)
+    if needs is not None:
+        needs += _peak_needs(live, obj, result, profile)
     return result
 
 
+def _peak_needs(
+    live: dict[str, Any] | None, new: dict[str, Any], result: GraphDiff, profile: Profile
+) -> list[PeakNeed]:
+    restart = mapping(mapping(new.get("spec")).get("restart"))
+    parallel = mapping(restart.get("strategy")).get("type") == "Parallel"
+    annotations = graph_annotations(live if live is not None else new)
+    grove = decide_provider(annotations, profile, creating=live is None) == "grove"
+    return peak_needs(live, new, result.impact.components, parallel, grove)
+
+
 def diff_graphs(
-    cluster: GraphCluster, graphs: list[dict[str, Any]], schemas: CrdSchemas, profile: Profile
+    cluster: GraphCluster,
+    graphs: list[dict[str, Any]],
+    schemas: CrdSchemas,
+    profile: Profile,
+    needs: list[PeakNeed] | None = None,
 ) -> DiffList:
     """Each graph of a file against its live twin (in the cluster's namespace unless it names
-    its own)."""
-    return DiffList([diff_graph(cluster, g, cluster.namespace, schemas, profile) for g in graphs])
+    its own); ``needs`` gets what the changes need in GPUs at their peak."""
+    return DiffList(
+        [diff_graph(cluster, g, cluster.namespace, schemas, profile, needs) for g in graphs]
+    )

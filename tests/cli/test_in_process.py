@@ -374,7 +374,11 @@ def test_diff_of_a_worker_image_prints_the_golden(tmp_path: Path) -> None:
     fake = FakeDeps(cluster, now=NOW)
     assert invoke(fake, "diff", "-f", str(path)) == 1
     assert fake.out == (GOLDEN / "cluster" / "diff-worker-image.txt").read_text()
-    assert (fake.err, cluster.calls) == ("", [("get", "dynamo", "my-graph")])
+    # the worker's GPUs roll: the peak check lists nodes; none offers GPUs, so no pods LIST
+    assert (fake.err, cluster.calls) == (
+        "",
+        [("get", "dynamo", "my-graph"), ("list", None, "nodes")],
+    )
 
 
 def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None:

@@ -91,7 +91,7 @@ def test_pending_gpu_pods_are_counted_as_waiting_not_requested(apiserver: ApiSer
     assert data["total"]["requested"] == 12
     assert data["waiting"] == [{"namespace": "dynamo", "name": "hungry", "gpus": 16, "pods": 2}]
     text = dgd(apiserver, "gpus").stdout
-    assert "waiting: 2 pods of hungry want 16 GPUs and have no node" in text
+    assert "waiting: 2 pods of hungry want 16 GPUs and no node has them" in text
 
 
 def test_no_headers_drops_header_and_summary(apiserver: ApiServer) -> None:

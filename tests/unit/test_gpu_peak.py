@@ -125,7 +125,7 @@ def node(name: str, free: int, schedulable: bool = True) -> NodeGpus:
 def test_pods_are_placed_each_on_one_node() -> None:
     need = PeakNeed("decode", "the managed rolling update", 4, 4)
     (short,) = shortfalls([need], [node("a", 2), node("b", 2)])
-    assert (short.free, short.most_on_one_node) == (4, 2)
+    assert (short.free, short.most_on_one_node, short.stalls) == (4, 2, True)
     assert short.message() == (
         "warning: decode: the managed rolling update needs 4 more nvidia.com/gpu at its peak "
         "(1 new pod of 4 GPUs); the cluster has 4 free (at most 2 on one node): new pods will "
@@ -137,7 +137,11 @@ def test_pods_are_placed_each_on_one_node() -> None:
 def test_concurrent_needs_share_the_free_gpus_sequential_restarts_do_not() -> None:
     a = PeakNeed("decode", "x", 2, 1)
     b = PeakNeed("prefill", "x", 2, 2)
-    assert [s.need.component for s in shortfalls([a, b], [node("n", 3)])] == ["decode"]
+    (short,) = shortfalls([a, b], [node("n", 3)])
+    assert (short.need.component, short.stalls) == ("decode", False)
+    assert short.message().endswith(
+        "not enough beside the other components' new pods: they wait in turn"
+    )
     ra, rb = PeakNeed("decode", "r", 2, 1, alone=True), PeakNeed("prefill", "r", 2, 2, alone=True)
     assert shortfalls([ra, rb], [node("n", 2)]) == []
 
