@@ -134,9 +134,16 @@ class FakeCluster:
         selector: str | None = None,
         field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
-        """``objects[plural]`` (none by default: a cluster without nodes or pods)."""
+        """``objects[plural]`` (none by default: a cluster without nodes or pods); ``events``
+        also serves the graphs' Events given to the constructor, as about those graphs."""
         self.calls.append(("list", namespace, plural))
-        return [copy.deepcopy(o) for o in self.objects.get(plural, []) if _selects(selector, o)]
+        found = [copy.deepcopy(o) for o in self.objects.get(plural, []) if _selects(selector, o)]
+        if plural == "events":
+            for (ns, name), events in self.events.items():
+                if namespace is None or ns == namespace:
+                    about = {"kind": "DynamoGraphDeployment", "name": name, "namespace": ns}
+                    found += [{"involvedObject": about, **copy.deepcopy(e)} for e in events]
+        return found
 
 
 def _selects(selector: str | None, obj: dict[str, Any]) -> bool:

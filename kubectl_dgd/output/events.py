@@ -11,6 +11,14 @@ if TYPE_CHECKING:
     from kubectl_dgd.core.views import EventView
 
 _COLUMNS = [Column("TYPE"), Column("REASON"), Column("AGE"), Column("MESSAGE")]
+# with Events about children: which object each is about (the graph's own: "-")
+_WITH_OBJECT = [
+    Column("TYPE"),
+    Column("REASON"),
+    Column("AGE"),
+    Column("OBJECT"),
+    Column("MESSAGE"),
+]
 
 
 def _age(event: EventView) -> str:
@@ -21,13 +29,16 @@ def _age(event: EventView) -> str:
 def draw_events(events: list[EventView]) -> str:
     if not events:
         return "Events:       <none>\n"
+    objects = any(event.object for event in events)
     rows = [
         [
             str(event.type or ""),
             str(event.reason or ""),
             _age(event),
+            *([event.object or "-"] if objects else []),
             str(event.message or "").replace("\n", " "),
         ]
         for event in events
     ]
-    return "Events:\n" + render_table(_COLUMNS, rows, gap="  ", indent="  ")
+    columns = _WITH_OBJECT if objects else _COLUMNS
+    return "Events:\n" + render_table(columns, rows, gap="  ", indent="  ")

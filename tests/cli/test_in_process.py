@@ -133,7 +133,9 @@ def test_status_with_events_adds_the_events_block() -> None:
         "  Normal   Reconciled  2m (x3)  all children ready\n"
         "  Warning  BackOff     30s\n"
     )
-    assert [verb for verb, _, _ in cluster.calls] == ["get", "events"]
+    # one LIST of the namespace's Events (the graph's, its children's and pods'), was the
+    # graph's own Events (a LIST by field selector)
+    assert [verb for verb, _, _ in cluster.calls] == ["get", "list"]
 
 
 def test_status_with_events_as_json_carries_them() -> None:
