@@ -34,7 +34,12 @@ def terminal_width(deps: Deps) -> int:
 @click.argument("name")
 @output_option(["text", "json", "yaml"], "text")
 @now_option
-@click.option("-w", "--watch", is_flag=True, help="Redraw on every change of the graph.")
+@click.option(
+    "-w",
+    "--watch",
+    is_flag=True,
+    help="Redraw on every change: of the graph at once, of the objects below it within 3 s.",
+)
 @handle_errors
 @cluster_options()
 def tree(
