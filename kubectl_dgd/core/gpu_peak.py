@@ -206,7 +206,7 @@ class PeakShortfall:
             f"{self.most_on_one_node} on one node)"
         )
         if self.stalls:
-            return head + ": new pods will stay Pending and the update will stall"
+            return head + f": new pods will stay Pending and {need.what} will stall"
         return head + ", not enough beside the other components' new pods: they wait in turn"
 
 

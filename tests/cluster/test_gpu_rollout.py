@@ -59,7 +59,7 @@ def test_diff_warns_that_the_peak_does_not_fit(apiserver: ApiServer, tmp_path: P
     assert result.stderr.splitlines() == [
         "warning: prefill: the managed rolling update needs 4 more nvidia.com/gpu at its peak "
         "(1 new pod of 4 GPUs); the cluster has 2 free (at most 2 on one node): new pods will "
-        "stay Pending and the update will stall"
+        "stay Pending and the managed rolling update will stall"
     ]  # decode's new pod (1 GPU) fits on gpu-c
     lists = [r.path for r in apiserver.request_log if r.verb == "list"]
     assert lists == ["/api/v1/nodes", "/api/v1/pods"]
@@ -128,3 +128,25 @@ def _pods(node: dict[str, Any]) -> list[dict[str, Any]]:
     for child in node["children"]:
         found += _pods(child)
     return found
+
+
+def test_restart_wait_warns_when_restarted_pods_cannot_be_placed(apiserver: ApiServer) -> None:
+    """Two full nodes: a restart surges one new pod per component beside the old ones."""
+    apiserver.store.clock = lambda: CHILDREN_CREATED
+    for name in ("gpu-a", "gpu-b"):
+        apiserver.seed(gpu_node(name, 2))
+    apiserver.seed(graph())
+    OperatorSim(apiserver.store, children=True).settle()
+    result = dgd(apiserver, "restart", "my-graph", "--id", "r1", "--wait", "--timeout", "1s")
+    assert result.returncode == 1  # nobody completes the restart here
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: decode: the restart needs 1 more nvidia.com/gpu at its peak (1 new pod of "
+        "1 GPU); the cluster has 0 free (at most 0 on one node): new pods will stay Pending "
+        "and the restart will stall",
+        "warning: prefill: the restart needs 2 more nvidia.com/gpu at its peak (1 new pod of "
+        "2 GPUs); the cluster has 0 free (at most 0 on one node): new pods will stay Pending "
+        "and the restart will stall",
+    ]
+    plain = dgd(apiserver, "restart", "my-graph", "--id", "r2")
+    assert (plain.returncode, plain.stderr) == (0, "")  # without --wait: two requests, no check

@@ -129,7 +129,7 @@ def test_pods_are_placed_each_on_one_node() -> None:
     assert short.message() == (
         "warning: decode: the managed rolling update needs 4 more nvidia.com/gpu at its peak "
         "(1 new pod of 4 GPUs); the cluster has 4 free (at most 2 on one node): new pods will "
-        "stay Pending and the update will stall"
+        "stay Pending and the managed rolling update will stall"
     )
     assert shortfalls([need], [node("a", 4)]) == []
 
