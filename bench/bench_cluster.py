@@ -27,6 +27,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("restart NAME --parallel", ["restart", "my-graph", "--parallel"]),
     ("tree NAME", ["tree", "my-graph"]),
     ("events NAME", ["events", "my-graph"]),
+    ("gpus -A", ["gpus", "-A"]),
 ]
 
 # The transport and the configuration object alone, without ``kubernetes/__init__`` and
@@ -56,6 +57,9 @@ def run() -> list[Row]:
         kubeconfig = Path(tempfile.mkdtemp()) / "kubeconfig"
         server.write_kubeconfig(kubeconfig, namespace="dynamo")
         server.seed(graphs.graph())
+        children: Any = importlib.import_module("tests.apiserver.children")
+        for name in ("gpu-a", "gpu-b", "gpu-c"):  # the scheduler places pods; gpus lists them
+            server.seed(children.gpu_node(name, 8))
         # the children the operator builds (pods included), so that tree lists real objects
         sim: Any = importlib.import_module("tests.apiserver.operator_sim")
         sim.OperatorSim(server.store, children=True).settle()
