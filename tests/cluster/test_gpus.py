@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
 from tests.apiserver.children import gpu_node
+from tests.apiserver.faults import RequestRecord
 from tests.apiserver.operator_sim import OperatorSim
+from tests.apiserver.resources import PODS
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import component, dgd, graph
 from tests.conftest import assert_golden
@@ -133,3 +136,45 @@ def test_no_gpu_nodes_says_so_on_stderr(apiserver: ApiServer) -> None:
     result = dgd(apiserver, "gpus")
     assert (result.returncode, result.stdout) == (0, "")
     assert result.stderr == "No nodes with nvidia.com/gpu found.\n"
+
+
+def _refuse_field_selector(handler: Any) -> None:
+    body = json.dumps(
+        {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "status": "Failure",
+            "message": 'field label not supported: "status.phase"',
+            "reason": "BadRequest",
+            "code": 400,
+        }
+    ).encode()
+    handler.send_response(400)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def test_a_server_refusing_the_phase_selector_gets_a_plain_list_filtered_here(
+    apiserver: ApiServer,
+) -> None:
+    _two_graphs(apiserver)
+    pods, _ = apiserver.store.list(PODS, "team-b")
+    done = next(p for p in pods if p["spec"].get("nodeName") == "gpu-b")
+    apiserver.store.write_status(PODS, "team-b", done["metadata"]["name"], {"phase": "Succeeded"})
+
+    def with_selector(record: RequestRecord) -> bool:
+        return record.resource == "pods" and "fieldSelector" in record.query
+
+    apiserver.faults.respond(_refuse_field_selector, with_selector)
+    apiserver.clear_log()
+    result = dgd(apiserver, "gpus", "-o", "json")
+    assert result.returncode == 0, result.stderr
+    assert [bool(r.query.get("fieldSelector")) for r in apiserver.request_log] == [
+        False,  # nodes
+        True,  # pods, refused
+        False,  # pods again, filtered here
+    ]
+    b = json.loads(result.stdout)["nodes"][1]
+    assert (b["name"], b["requested"], b["free"]) == ("gpu-b", 0, 8)  # the Succeeded pod left
