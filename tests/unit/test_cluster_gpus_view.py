@@ -82,5 +82,5 @@ def test_used_by_is_cut_to_the_width() -> None:
     assert _fit(entries, 30) == "dynamo/llama (2), +2 more"
     assert _fit(entries, 15) == "dynamo/llam… +2"  # 15 characters
     lines = format_view(_view(None, width=60), "text").splitlines()
-    assert all(len(line) <= 80 for line in lines[:3])
+    assert all(len(line) <= 60 for line in lines[:3])
     assert lines[1].endswith("+2")
