@@ -409,4 +409,5 @@ def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None
         "restart r9: Restarting; done: Frontend; in progress: decode; next: prefill\n"
         "restart r9: Completed; done: Frontend, decode, prefill\n"
     )
-    assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "watch"]
+    # --wait adds the peak-GPU check: a LIST of nodes (none offers GPUs here, so no pods LIST)
+    assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "list", "watch"]
