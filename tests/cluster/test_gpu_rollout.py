@@ -109,7 +109,8 @@ def test_after_the_apply_the_new_pod_is_pending_on_gpus(
     sim.settle()
     status = dgd(apiserver, "status", "my-graph")
     assert status.returncode == 0, status.stderr
-    assert "InProgress" in status.stdout or "rolling" in status.stdout.lower()
+    assert "Managed rolling update InProgress" in status.stdout
+    assert "Updated: decode. Pending: prefill." in status.stdout  # decode's new pods fit
     tree = json.loads(dgd(apiserver, "tree", "my-graph", "-o", "json").stdout)
     pods = _pods(tree)
     pending = [p for p in pods if p["status"] == "Pending"]
