@@ -178,3 +178,16 @@ def test_a_server_refusing_the_phase_selector_gets_a_plain_list_filtered_here(
     ]
     b = json.loads(result.stdout)["nodes"][1]
     assert (b["name"], b["requested"], b["free"]) == ("gpu-b", 0, 8)  # the Succeeded pod left
+
+
+def test_what_nodes_and_pods_say_is_shown_never_obeyed(apiserver: ApiServer) -> None:
+    from tests.cluster.test_terminal_injection import HOSTILE, RAW
+
+    apiserver.seed(gpu_node("gpu-a", 8, product=HOSTILE))
+    apiserver.seed(graph())
+    OperatorSim(apiserver.store, children=True).settle()
+    for args in (("gpus",), ("gpus", "-o", "wide", "-A")):
+        result = dgd(apiserver, *args)
+        assert result.returncode == 0, result.stderr
+        assert not RAW.search(result.stdout), args
+        assert "\\x1b" in result.stdout, args
