@@ -29,7 +29,8 @@ test: $(VENV)/.installed-dev
 	$(BIN)/lint-imports
 # Bytecode caches are written (they are gitignored) even where PYTHONDONTWRITEBYTECODE is set:
 # without them pytest rewrites every test module and each console-script test compiles again.
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
+# -n auto: one worker per core; worksteal: an idle worker takes tests queued for a busy one.
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist worksteal
 
 ## golden: re-record the golden files (then read the diff)
 golden: $(VENV)/.installed-dev

@@ -438,6 +438,15 @@ class Cluster:
                 )
             seen.add(token)
 
+    def list_namespaces(self) -> list[str]:
+        """The names of the cluster's namespaces (for completion)."""
+        target = Target("list", "namespaces")
+        found = self._list_pages("/api/v1/namespaces", target, {}).get("items") or []
+        names = [
+            (item.get("metadata") or {}).get("name") for item in found if isinstance(item, dict)
+        ]
+        return [str(name) for name in names if name]
+
     def list_objects(
         self,
         api_version: str,

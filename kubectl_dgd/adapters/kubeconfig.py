@@ -172,6 +172,14 @@ def _absolute_paths(entry: dict[str, Any], base: str) -> dict[str, Any]:
     return out
 
 
+def merged_config(
+    settings: ConnectionSettings, environ: Mapping[str, str], home: str
+) -> dict[str, Any]:
+    """The merged kubeconfig the settings select, as read (no context chosen, nothing checked
+    beyond reading): what completion lists contexts, clusters and users from."""
+    return merge([(path, _read(path)) for path in config_files(settings, environ, home)])
+
+
 def named(config: dict[str, Any], section: str, name: str) -> dict[str, Any] | None:
     """The body of the entry ``name`` in ``clusters``/``users``/``contexts``, or None."""
     for item in config.get(section) or []:

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 
 
 @click.command()
 @click.option(
-    "-f", "--filename", "path", required=True, type=click.Path(), help="The manifest to convert."
+    "-f",
+    "--filename",
+    "path",
+    required=True,
+    type=click.Path(),
+    help="The manifest to convert.",
+    shell_complete=completers.manifest_paths,
 )
 @click.option("--in-place", is_flag=True, help="Rewrite the file (atomically) instead of printing.")
 @click.option(

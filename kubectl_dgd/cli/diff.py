@@ -7,6 +7,7 @@ import sys
 import click
 
 from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, make_profile, output_option, profile_options
 from kubectl_dgd.exitcodes import Exit
@@ -14,7 +15,14 @@ from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 
 
 @click.command()
-@click.option("-f", "--filename", "path", required=True, help="The graph manifest to compare.")
+@click.option(
+    "-f",
+    "--filename",
+    "path",
+    required=True,
+    help="The graph manifest to compare.",
+    shell_complete=completers.manifest_paths,
+)
 @output_option(["text", "json", *TEMPLATE_FORMATS], "text", show_default=False)
 @profile_options
 @handle_errors

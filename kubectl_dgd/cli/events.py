@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("name")
+@click.argument("name", shell_complete=completers.graph_names)
 @output_option(["text", "json", "yaml"], "text")
 @now_option
 @click.option("-w", "--watch", is_flag=True, help="Draw again on every change of the graph.")

@@ -11,12 +11,16 @@ go to the command's dependencies, which build the cluster client from them on fi
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS, Profile, release_of
+
+if TYPE_CHECKING:
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,7 +54,10 @@ class OutputFormat(click.Choice):  # type: ignore[type-arg]
             for c in self.choices
             if c in TEMPLATE_FORMATS and incomplete and c.startswith(incomplete)
         ]
-        return [CompletionItem(c) for c in plain + templates]
+        # the template's text follows the "=" at once: no space after the candidate
+        return [CompletionItem(c) for c in plain] + [
+            CompletionItem(c, type="nospace") for c in templates
+        ]
 
 
 def output_option(
@@ -74,6 +81,7 @@ def input_options(func: F) -> F:
         "filenames",
         multiple=True,
         help="File or directory (repeatable); - for stdin.",
+        shell_complete=completers.manifest_paths,
     )(func)
     return click.argument("paths", nargs=-1, type=click.Path())(func)
 
@@ -186,13 +194,26 @@ _OVERRIDES = {
 def _connection_flags() -> list[Callable[[Any], Any]]:
     """kubectl's global connection flags, with its names and meanings (kubectl options)."""
     return [
-        click.option("--cluster", metavar="NAME", help="The kubeconfig cluster to use."),
-        click.option("--user", metavar="NAME", help="The kubeconfig user to use."),
+        click.option(
+            "--cluster",
+            metavar="NAME",
+            help="The kubeconfig cluster to use.",
+            shell_complete=completers.clusters,
+        ),
+        click.option(
+            "--user",
+            metavar="NAME",
+            help="The kubeconfig user to use.",
+            shell_complete=completers.users,
+        ),
         click.option(
             "-s", "--server", metavar="URL", help="The address and port of the API server."
         ),
         click.option(
-            "--certificate-authority", metavar="PATH", help="A cert file for the CA to trust."
+            "--certificate-authority",
+            metavar="PATH",
+            help="A cert file for the CA to trust.",
+            shell_complete=completers.any_path,
         ),
         click.option(
             "--insecure-skip-tls-verify",
@@ -207,8 +228,18 @@ def _connection_flags() -> list[Callable[[Any], Any]]:
         click.option(
             "--token", metavar="TOKEN", help="Bearer token for the API server (never printed)."
         ),
-        click.option("--client-certificate", metavar="PATH", help="A client certificate file."),
-        click.option("--client-key", metavar="PATH", help="A client key file."),
+        click.option(
+            "--client-certificate",
+            metavar="PATH",
+            help="A client certificate file.",
+            shell_complete=completers.any_path,
+        ),
+        click.option(
+            "--client-key",
+            metavar="PATH",
+            help="A client key file.",
+            shell_complete=completers.any_path,
+        ),
         click.option("--as", "as_user", metavar="USER", help="Impersonate this user."),
         click.option(
             "--as-group",
@@ -221,6 +252,32 @@ def _connection_flags() -> list[Callable[[Any], Any]]:
     ]
 
 
+def connection_settings(params: Mapping[str, Any]) -> ConnectionSettings:
+    """The ConnectionSettings of the connection flags' parsed values (a command's keyword
+    arguments, or what completion has parsed of the line so far)."""
+    # Imported here: offline commands also carry these flags but never pay for the adapter.
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
+
+    values = {key: params.get(key) for key in _KEYS}
+    overrides: dict[str, Any] = {field: params.get(key) for key, field in _OVERRIDES.items()}
+    overrides["impersonate_groups"] = tuple(overrides["impersonate_groups"] or ())
+    overrides["insecure_skip_tls_verify"] = bool(overrides["insecure_skip_tls_verify"])
+    wants_more = overrides["impersonate_groups"] or overrides["impersonate_uid"]
+    if wants_more and not overrides["impersonate"]:
+        # kubectl's rule (client-go's impersonation): a group or UID needs --as
+        from kubectl_dgd.errors import UsageError
+
+        raise UsageError("requesting uid, groups or user-extra without impersonating a user (--as)")
+    return ConnectionSettings(
+        kubeconfig=values["kubeconfig"],
+        context=values["context"],
+        namespace=values["namespace"],
+        request_timeout=parse_timeout(values["request_timeout"]),
+        verbose=bool(values["verbose"]),
+        **overrides,
+    )
+
+
 def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
     """Add --kubeconfig, --context, -n, --request-timeout, -v, kubectl's connection overrides
     (--server, --token, --as, ...; see :func:`_connection_flags`), and -A if asked."""
@@ -228,30 +285,11 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
     def decorate(func: F) -> F:
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            # Imported here: offline commands also carry these flags but never pay for the adapter.
-            from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
             from kubectl_dgd.cli.deps import current_deps
 
-            values = {key: kwargs.pop(key, None) for key in _KEYS}
-            overrides = {field: kwargs.pop(key, None) for key, field in _OVERRIDES.items()}
-            overrides["impersonate_groups"] = tuple(overrides["impersonate_groups"] or ())
-            overrides["insecure_skip_tls_verify"] = bool(overrides["insecure_skip_tls_verify"])
-            wants_more = overrides["impersonate_groups"] or overrides["impersonate_uid"]
-            if wants_more and not overrides["impersonate"]:
-                # kubectl's rule (client-go's impersonation): a group or UID needs --as
-                from kubectl_dgd.errors import UsageError
-
-                raise UsageError(
-                    "requesting uid, groups or user-extra without impersonating a user (--as)"
-                )
-            conn = ConnectionSettings(
-                kubeconfig=values["kubeconfig"],
-                context=values["context"],
-                namespace=values["namespace"],
-                request_timeout=parse_timeout(values["request_timeout"]),
-                verbose=bool(values["verbose"]),
-                **overrides,
-            )
+            conn = connection_settings(kwargs)
+            for key in (*_KEYS, *_OVERRIDES):
+                kwargs.pop(key, None)
             current_deps().connection = conn
             kwargs["conn"] = conn
             return func(*args, **kwargs)
@@ -261,13 +299,20 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
                 "--kubeconfig",
                 metavar="PATH",
                 help="Use only this kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).",
+                shell_complete=completers.any_path,
             ),
-            click.option("--context", metavar="NAME", help="The kubeconfig context to use."),
+            click.option(
+                "--context",
+                metavar="NAME",
+                help="The kubeconfig context to use.",
+                shell_complete=completers.contexts,
+            ),
             click.option(
                 "-n",
                 "--namespace",
                 metavar="NS",
                 help="Namespace (default: the context's namespace, else default).",
+                shell_complete=completers.namespaces,
             ),
             click.option(
                 "--request-timeout",

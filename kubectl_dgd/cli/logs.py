@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options
 from kubectl_dgd.errors import UsageError
@@ -30,8 +31,8 @@ def since_seconds(text: str | None) -> int | None:
 
 
 @click.command()
-@click.argument("name")
-@click.argument("component", required=False)
+@click.argument("name", shell_complete=completers.graph_names)
+@click.argument("component", required=False, shell_complete=completers.components)
 @click.option("-f", "--follow", is_flag=True, help="Follow every pod, and pods that appear.")
 @click.option("-p", "--previous", is_flag=True, help="The previous (terminated) container's log.")
 @click.option("--tail", type=int, help="Only the last N lines of each pod.")

@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "events": "kubectl_dgd.cli.events:events",
     "logs": "kubectl_dgd.cli.logs:logs",
     "gpus": "kubectl_dgd.cli.gpus:gpus",
+    "completion": "kubectl_dgd.cli.completion:completion",
 }
 
 
@@ -190,8 +191,14 @@ def _main(argv: list[str] | None, deps: Deps | None) -> Any:
     # (a script's background job, some CI runners): Python then leaves it ignored, and `status
     # --watch` would never end. kubectl's watches do the same (Go's signal.Notify un-ignores it).
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    args = kubectl_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
     out, err_stream = (deps.stdout, deps.stderr) if deps is not None else (None, None)
+    if argv[:1] == ["__complete"]:  # Cobra's hidden command: what the completion scripts call
+        from kubectl_dgd.cli.complete import answer
+
+        click.echo(answer(argv[1:], deps), nl=False, file=out)
+        sys.exit(int(Exit.OK))
+    args = kubectl_args(argv)
     try:
         result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False, obj=deps)
     except DgdError as err:  # raised outside a command's own handling

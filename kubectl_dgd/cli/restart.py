@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import Deps, current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, dry_run_option
 from kubectl_dgd.errors import UsageError
@@ -15,12 +16,13 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=completers.graph_names)
 @click.option(
     "-f",
     "--filename",
     "path",
     type=click.Path(),
+    shell_complete=completers.manifest_paths,
     help="Edit this manifest in place (GitOps); - reads stdin and prints the edited stream.",
 )
 @click.option(
@@ -28,7 +30,9 @@ if TYPE_CHECKING:
 )
 @click.option("--parallel", is_flag=True, help="Restart every component at once.")
 @click.option(
-    "--order", help="Sequential order: every component name, comma-separated (e.g. a,b,c)."
+    "--order",
+    help="Sequential order: every component name, comma-separated (e.g. a,b,c).",
+    shell_complete=completers.component_list,
 )
 @click.option("--id", "restart_id", help="Restart id. Default: the current UTC time (RFC 3339).")
 @dry_run_option(

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option
 from kubectl_dgd.cli.main import SuggestingGroup
@@ -28,7 +29,7 @@ def rollout() -> None:
 
 
 @rollout.command("status")
-@click.argument("name")
+@click.argument("name", shell_complete=completers.graph_names)
 @click.option("--timeout", metavar="DURATION", help="Give up after this long (0 = never).")
 @click.option(
     "-w",
@@ -67,7 +68,7 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
 
 
 @rollout.command("explain")
-@click.argument("name")
+@click.argument("name", shell_complete=completers.graph_names)
 @now_option
 @handle_errors
 @cluster_options()

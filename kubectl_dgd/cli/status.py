@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import (
     cluster_options,
@@ -25,9 +26,12 @@ _OUTPUTS = ["text", "wide", "json", "yaml", "name", *TEMPLATE_FORMATS]
 
 
 @click.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=completers.graph_names)
 @click.option(
-    "-f", "--filename", help="A saved object (kubectl get dgd NAME -o yaml); - for stdin."
+    "-f",
+    "--filename",
+    help="A saved object (kubectl get dgd NAME -o yaml); - for stdin.",
+    shell_complete=completers.manifest_paths,
 )
 @output_option(_OUTPUTS, "text")
 @now_option

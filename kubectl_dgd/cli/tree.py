@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import Deps, current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
 
@@ -31,7 +32,7 @@ def terminal_width(deps: Deps) -> int:
 
 
 @click.command()
-@click.argument("name")
+@click.argument("name", shell_complete=completers.graph_names)
 @output_option(["text", "json", "yaml"], "text")
 @now_option
 @click.option(
