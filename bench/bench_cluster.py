@@ -30,6 +30,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("restart NAME --parallel", ["restart", "my-graph", "--parallel"]),
     ("tree NAME", ["tree", "my-graph"]),
     ("events NAME", ["events", "my-graph"]),
+    ("gpus -A", ["gpus", "-A"]),
 ]
 # Commands whose request count must not grow with the pods: counted again at 10x the pods.
 PER_POD_BOUNDED = ("tree NAME", "events NAME", "why NAME")
@@ -89,6 +90,9 @@ def run() -> list[Row]:
         kubeconfig = Path(tempfile.mkdtemp()) / "kubeconfig"
         server.write_kubeconfig(kubeconfig, namespace="dynamo")
         server.seed(graphs.graph())
+        children: Any = importlib.import_module("tests.apiserver.children")
+        for name in ("gpu-a", "gpu-b", "gpu-c"):  # the scheduler places pods; gpus lists them
+            server.seed(children.gpu_node(name, 8))
         # the children the operator builds (pods included), so that tree lists real objects
         sim: Any = importlib.import_module("tests.apiserver.operator_sim").OperatorSim(
             server.store, children=True

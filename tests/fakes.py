@@ -55,6 +55,7 @@ class FakeCluster:
         self.watch_scripts = list(watch_scripts or [])
         self.events = dict(events or {})
         self.crd = crd
+        self.objects: dict[str, list[dict[str, Any]]] = {}  # plural -> objects (list_objects)
         self.calls: list[tuple[str, str | None, str | None]] = []
 
     def _key(self, name: str, namespace: str | None) -> tuple[str, str]:
@@ -126,6 +127,25 @@ class FakeCluster:
     def list_events(self, name: str, namespace: str) -> list[dict[str, Any]]:
         self.calls.append(("events", namespace, name))
         return copy.deepcopy(self.events.get((namespace, name), []))
+
+    def list_objects(
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None,
+        selector: str | None = None,
+        field_selector: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """``objects[plural]`` (none by default: a cluster without nodes or pods); ``events``
+        also serves the graphs' Events given to the constructor, as about those graphs."""
+        self.calls.append(("list", namespace, plural))
+        found = [copy.deepcopy(o) for o in self.objects.get(plural, []) if _selects(selector, o)]
+        if plural == "events":
+            for (ns, name), events in self.events.items():
+                if namespace is None or ns == namespace:
+                    about = {"kind": "DynamoGraphDeployment", "name": name, "namespace": ns}
+                    found += [{"involvedObject": about, **copy.deepcopy(e)} for e in events]
+        return found
 
 
 def _selects(selector: str | None, obj: dict[str, Any]) -> bool:

@@ -66,6 +66,11 @@ def diff(
     the worker-hash and last-applied annotations are ignored. --all compares the objects as
     they are, with none of that left out.
 
+    When the change needs more GPUs at its peak (a managed rolling update brings the new
+    worker generation up before the old one goes; restarts and scale-ups need GPUs too) than
+    the cluster's nodes have free, one warning per component goes to stderr (two more LISTs:
+    nodes and pods; skipped, with one line, when the account may not list them).
+
     Exit codes, as kubectl diff: 0 no differences; 1 differences found (a graph not in the
     cluster is one: all its fields are added); 2 bad flags or unreadable input; 3 the CRD is
     not installed; 4 the API server refused or could not be reached; 130 interrupted.
@@ -85,6 +90,13 @@ def diff(
     profile = make_profile(provider, grove, lpx, checkpoint, discovery)
     graphs = graphs_in_paths(list(paths), recursive)
     refuse_other_namespace(graphs, conn.namespace)
-    result = diff_graphs(deps.cluster(), graphs, bundled_schemas(), profile, everything)
+    from kubectl_dgd.core.gpu_peak import PeakNeed
+    from kubectl_dgd.usecases.gpu_peak import peak_warnings
+
+    cluster = deps.cluster()
+    needs: list[PeakNeed] = []
+    result = diff_graphs(cluster, graphs, bundled_schemas(), profile, everything, needs)
     deps.print(result, output)
+    for line in peak_warnings(cluster, needs):
+        deps.warn(line)
     sys.exit(int(Exit.FAILED if result.differs else Exit.OK))

@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "why": "kubectl_dgd.cli.why:why",
     "events": "kubectl_dgd.cli.events:events",
     "logs": "kubectl_dgd.cli.logs:logs",
+    "gpus": "kubectl_dgd.cli.gpus:gpus",
     "completion": "kubectl_dgd.cli.completion:completion",
 }
 

@@ -69,6 +69,9 @@ def restart(
     With NAME the live graph is patched (spec.restart only, guarded by the resourceVersion
     read; also refused during a rolling update). --wait follows status.restart to Completed
     (exit 0), Superseded/Failed or --timeout (exit 1). Exit 3 not found, 4 API error.
+    With --wait, a warning per component whose restarted pods the cluster's free GPUs cannot
+    hold beside the old ones (a restart rolls pods with the Deployment's surge; one LIST of
+    nodes and one of pods; Sequential restarts are judged one component at a time).
 
     \b
     Examples:

@@ -50,6 +50,12 @@ def restart_live(
     deps.stdout.flush()
     if dry_run != "none" or not wait:
         return
+    # Only with --wait (restart alone stays at two requests): the rollout is being watched,
+    # and a restart whose new pods cannot be placed would wait until the timeout.
+    from kubectl_dgd.usecases.gpu_peak import restart_peak_warnings
+
+    for line in restart_peak_warnings(cluster, result.graph, result.plan.strategy == "Parallel"):
+        deps.warn(line)
 
     def report(progress: RestartProgress) -> None:
         deps.warn(format_view(progress, "text", deps.options()).rstrip("\n"))  # the width

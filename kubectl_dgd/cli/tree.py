@@ -18,7 +18,12 @@ if TYPE_CHECKING:
 @click.argument("name", shell_complete=completers.graph_names)
 @output_option(["text", "json", "yaml"], "text")
 @now_option
-@click.option("-w", "--watch", is_flag=True, help="Redraw on every change of the graph.")
+@click.option(
+    "-w",
+    "--watch",
+    is_flag=True,
+    help="Redraw on every change: of the graph at once, of the objects below it within 3 s.",
+)
 @click.option("--no-headers", is_flag=True, help="No header row.")
 @handle_errors
 @cluster_options()

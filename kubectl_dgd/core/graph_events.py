@@ -88,6 +88,25 @@ def _last(event: Mapping[str, Any]) -> str | None:
     return str(value) if value else None
 
 
+def involved_object(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What an Event is about, in either API (core/v1 ``involvedObject``, events/v1 ``regarding``)."""
+    return _get(event, "involvedObject") or _get(event, "regarding")
+
+
+def about_graph(
+    graph: Mapping[str, Any], involved: Mapping[str, Any], uids: set[str] | None
+) -> bool:
+    """The Event's object is the graph, or one of its children: by uid (``uids``, the tree's
+    objects), or with ``uids`` None by kind and the ``<graph>-`` name prefix."""
+    name = str(_get(graph, "metadata").get("name") or "")
+    kind, who = involved.get("kind"), str(involved.get("name") or "")
+    if kind == graph.get("kind", "DynamoGraphDeployment") and who == name:
+        return True
+    if uids is not None:
+        return bool(involved.get("uid")) and str(involved.get("uid")) in uids
+    return kind in CHILD_KINDS and who.startswith(f"{name}-")
+
+
 def graph_events(
     graph: Mapping[str, Any],
     events: Iterable[Mapping[str, Any]],
@@ -102,19 +121,10 @@ def graph_events(
     if objects is not None:
         uids |= {str(_get(obj, "metadata").get("uid") or "") for obj in objects}
     uids.discard("")
-
-    def ours(involved: Mapping[str, Any]) -> bool:
-        kind, who = involved.get("kind"), str(involved.get("name") or "")
-        if kind == graph.get("kind", "DynamoGraphDeployment") and who == name:
-            return True
-        if involved.get("uid") and str(involved.get("uid")) in uids:
-            return True
-        return objects is None and kind in CHILD_KINDS and who.startswith(f"{name}-")
-
     merged: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for event in events:
-        involved = _get(event, "involvedObject") or _get(event, "regarding")
-        if not ours(involved):
+        involved = involved_object(event)
+        if not about_graph(graph, involved, uids if objects is not None else None):
             continue
         what = f"{involved.get('kind', '')}/{involved.get('name', '')}"
         message = str(event.get("message") or event.get("note") or "").replace("\n", " ")

@@ -31,9 +31,10 @@ class EventView:
     firstTimestamp: str | None
     lastTimestamp: str | None
     ageSeconds: int | None  # since lastTimestamp; for the table, not part of the data
+    object: str | None = None  # Kind/name of a child the Event is about (None: the graph)
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "type": self.type,
             "reason": self.reason,
             "message": self.message,
@@ -41,9 +42,12 @@ class EventView:
             "firstTimestamp": self.firstTimestamp,
             "lastTimestamp": self.lastTimestamp,
         }
+        if self.object is not None:
+            data["object"] = self.object
+        return data
 
 
-def event_view(event: dict[str, Any], now: datetime) -> EventView:
+def event_view(event: dict[str, Any], now: datetime, about: str | None = None) -> EventView:
     """The fields of an Event a reader needs; old-style (count, *Timestamp) and new-style
     (eventTime) Events both fill them."""
     last = (
@@ -59,6 +63,7 @@ def event_view(event: dict[str, Any], now: datetime) -> EventView:
         firstTimestamp=event.get("firstTimestamp") or event.get("eventTime"),
         lastTimestamp=last,
         ageSeconds=seconds_between(parse_time(last), now),
+        object=about,
     )
 
 

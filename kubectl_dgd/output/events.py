@@ -11,6 +11,14 @@ if TYPE_CHECKING:
     from kubectl_dgd.core.views import EventView
 
 _COLUMNS = [Column("TYPE"), Column("REASON"), Column("AGE"), Column("MESSAGE", cut="below")]
+# with Events about children: which object each is about (the graph's own: "-")
+_WITH_OBJECT = [
+    Column("TYPE"),
+    Column("REASON"),
+    Column("AGE"),
+    Column("OBJECT"),
+    Column("MESSAGE", cut="below"),
+]
 
 
 def _age(event: EventView) -> str:
@@ -22,14 +30,17 @@ def draw_events(events: list[EventView], width: int | None = None, headers: bool
     """The block; ``width``: fit the table to it (the message is cut), none for -o wide."""
     if not events:
         return "Events:       <none>\n"
+    objects = any(event.object for event in events)
     rows = [
         [
             str(event.type or ""),
             str(event.reason or ""),
             _age(event),
+            *([event.object or "-"] if objects else []),
             str(event.message or "").replace("\n", " "),
         ]
         for event in events
     ]
-    table = render_table(_COLUMNS, rows, headers=headers, gap="  ", indent="  ", width=width)
+    columns = _WITH_OBJECT if objects else _COLUMNS
+    table = render_table(columns, rows, headers=headers, gap="  ", indent="  ", width=width)
     return "Events:\n" + table

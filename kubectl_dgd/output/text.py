@@ -28,6 +28,7 @@ DRAWERS: dict[str, str] = {
     "TreeView": "kubectl_dgd.output.tree:draw_tree",
     "WhyReport": "kubectl_dgd.output.why:draw_why",
     "GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",
+    "ClusterGpus": "kubectl_dgd.output.cluster_gpus:draw_cluster_gpus",
 }
 
 

@@ -14,11 +14,12 @@ import re
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import expand_paths, load_file
-from kubectl_dgd.core.graph import WORKER_HASH_ANNOTATION
+from kubectl_dgd.core.gpu_peak import PeakNeed, peak_needs
+from kubectl_dgd.core.graph import WORKER_HASH_ANNOTATION, graph_annotations, mapping
 from kubectl_dgd.core.impact import predict_impact
 from kubectl_dgd.core.named_lists import file_path, key_by_name
 from kubectl_dgd.core.paths import child, index
-from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.profile import Profile, decide_provider
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
 from kubectl_dgd.core.views import DiffList, FieldChange, GraphDiff
@@ -160,7 +161,9 @@ def diff_graph(
     schemas: CrdSchemas,
     profile: Profile,
     everything: bool = False,
+    needs: list[PeakNeed] | None = None,
 ) -> GraphDiff:
+    """The diff of one graph; ``needs`` gets what its change needs in GPUs at the peak."""
     meta = obj.get("metadata") or {}
     name = str(meta.get("name") or "")
     if not name:
@@ -176,6 +179,8 @@ def diff_graph(
     if live is None:
         result.changes = created_fields(obj if everything else comparable(obj))
         result.impact = predict_impact(None, obj, schemas, profile)
+        if needs is not None:
+            needs += _peak_needs(None, obj, result, profile)
         return result
     new = as_applied(obj, live, namespace)
     # Both sides defaulted, so a field the file omits equals the default the server stored;
@@ -191,6 +196,8 @@ def diff_graph(
             comparable(defaulted_live, like=obj), comparable(defaulted_new, like=obj)
         )
     result.impact = predict_impact(defaulted_live, defaulted_new, schemas, profile)
+    if needs is not None:
+        needs += _peak_needs(live, new, result, profile)
     return result
 
 
@@ -214,14 +221,29 @@ def graphs_in_paths(paths: list[str], recursive: bool = False) -> list[dict[str,
     return graphs
 
 
+def _peak_needs(
+    live: dict[str, Any] | None, new: dict[str, Any], result: GraphDiff, profile: Profile
+) -> list[PeakNeed]:
+    restart = mapping(mapping(new.get("spec")).get("restart"))
+    parallel = mapping(restart.get("strategy")).get("type") == "Parallel"
+    annotations = graph_annotations(live if live is not None else new)
+    grove = decide_provider(annotations, profile, creating=live is None) == "grove"
+    return peak_needs(live, new, result.impact.components, parallel, grove)
+
+
 def diff_graphs(
     cluster: GraphCluster,
     graphs: list[dict[str, Any]],
     schemas: CrdSchemas,
     profile: Profile,
     everything: bool = False,
+    needs: list[PeakNeed] | None = None,
 ) -> DiffList:
-    """Each graph against its live twin (in the cluster's namespace unless it names its own)."""
+    """Each graph against its live twin (in the cluster's namespace unless it names its own);
+    ``needs`` gets what the changes need in GPUs at their peak."""
     return DiffList(
-        [diff_graph(cluster, g, cluster.namespace, schemas, profile, everything) for g in graphs]
+        [
+            diff_graph(cluster, g, cluster.namespace, schemas, profile, everything, needs)
+            for g in graphs
+        ]
     )

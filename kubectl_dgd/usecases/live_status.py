@@ -1,4 +1,5 @@
-"""``status NAME`` against a cluster: one GET, then exactly the view of ``status -f``."""
+"""``status NAME`` against a cluster: one GET, then exactly the view of ``status -f``;
+``--events`` adds one LIST of the namespace's Events (the graph's, its children's and pods')."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.views import GraphName, LiveStatusView, event_view
+from kubectl_dgd.core.graph_events import about_graph, involved_object
+from kubectl_dgd.core.views import EventView, GraphName, LiveStatusView, event_view
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.status import status_view
 from kubectl_dgd.usecases.watching import follow
@@ -28,8 +30,25 @@ def _view(
     """The view of a graph just read; with ``with_events``, its Events too (one more LIST)."""
     events = None
     if with_events:
-        events = [event_view(event, now) for event in cluster.list_events(*where)]
+        events = graph_event_views(cluster, graph, where[1], now)
     return LiveStatusView(status_view(graph, now), events)
+
+
+def graph_event_views(
+    cluster: GraphCluster, graph: dict[str, Any], namespace: str, now: datetime
+) -> list[EventView]:
+    """The Events of the graph and of every child and pod (one LIST of the namespace's Events;
+    children known by kind and the ``<graph>-`` prefix of their names), newest last."""
+    found = []
+    for event in cluster.list_objects("v1", "events", namespace):
+        involved = involved_object(event)
+        if not about_graph(graph, involved, None):
+            continue
+        kind = str(involved.get("kind") or "")
+        child = None if kind == graph.get("kind", "DynamoGraphDeployment") else kind
+        about = f"{child}/{involved.get('name', '')}" if child else None
+        found.append(event_view(event, now, about))
+    return sorted(found, key=lambda e: str(e.lastTimestamp or ""))
 
 
 def live_status(

@@ -15,9 +15,11 @@ from typing import Any
 from kubectl_dgd.core.tree import TreeView, build_tree
 from kubectl_dgd.errors import ApiError, NotFoundError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
-from kubectl_dgd.usecases.watching import follow
+from kubectl_dgd.usecases.watching import TimedOut, follow
 
 GRAPH_LABEL = "nvidia.com/dynamo-graph-deployment-name"
+# ``--watch``: how often the children are LISTed again when the graph itself does not change.
+CHILD_POLL = 3.0
 
 # (apiVersion, plural, narrowed by the graph label): the operator labels DCDs, their
 # Deployments (and so ReplicaSets and pods, from the template) and the PodCliqueSet; Grove's
@@ -72,6 +74,15 @@ def _view(cluster: GraphCluster, graph: dict[str, Any], now: datetime, width: in
     return view
 
 
+def _shape(data: Any) -> Any:
+    """The tree's data without its ages: what a redraw must show (ages alone do not count)."""
+    if isinstance(data, dict):
+        return {k: _shape(v) for k, v in data.items() if k != "ageSeconds"}
+    if isinstance(data, list):
+        return [_shape(v) for v in data]
+    return data
+
+
 def watch_tree(
     cluster: GraphCluster,
     name: str,
@@ -79,9 +90,26 @@ def watch_tree(
     clock: Clock,
     now: Callable[[], datetime],
     width: int = 80,
+    poll: float = CHILD_POLL,
 ) -> Iterator[TreeView]:
-    """The tree now, then again on every change of the graph (its status follows its children)."""
+    """The tree now, then again whenever it changes: at once on a change of the graph (its watch
+    stream), and within ``poll`` seconds on a change below it (pods come and go, restart, get
+    scheduled without the graph's status moving), found by LISTing the kinds again: one watch
+    and len(KINDS) LISTs per round, whatever the number of pods. A round that changes nothing
+    but ages draws nothing."""
     graph = cluster.get_graph(name, namespace)
-    yield _view(cluster, graph, now(), width)
-    for changed in follow(cluster, graph, clock):
-        yield _view(cluster, changed, now(), width)
+    view = _view(cluster, graph, now(), width)
+    last = _shape(view.to_data())
+    yield view
+    while True:
+        try:
+            for changed in follow(cluster, graph, clock, timeout=poll):
+                graph = changed
+                break
+        except TimedOut:
+            pass  # the graph is as it was: look at the children again
+        view = _view(cluster, graph, now(), width)
+        shape = _shape(view.to_data())
+        if shape != last:
+            last = shape
+            yield view

@@ -25,6 +25,7 @@ Event on it), as the ServiceAccount admission plugin does.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import uuid
@@ -209,6 +210,8 @@ class Children:
                 "spec": {"replicas": replicas, "template": pod_template},
             },
         )
+        if new_rs["spec"].get("replicas") != replicas:
+            new_rs = self.store.patch(REPLICASETS, namespace, current, _scale(replicas))
         ready_new = self._pods(new_rs, cname, rs_labels, pod_template, replicas)
         # Old generations shrink as new pods become ready (a rolling update), then stay at 0.
         for old in sets:
@@ -220,6 +223,41 @@ class Children:
             self._pods(
                 old, cname, old["metadata"].get("labels") or {}, old["spec"]["template"], keep
             )
+
+    # -- managed rolling updates ------------------------------------------------------------------
+
+    def generation_ready(self, namespace: str, dcd_name: str) -> int:
+        """Ready pods of one worker DCD (one generation): its pods are named after it."""
+        pods, _ = self.store.list(
+            PODS, namespace, lambda pod: pod["metadata"]["name"].startswith(dcd_name + "-")
+        )
+        return sum(_ready(pod) for pod in pods)
+
+    def old_generation(self, dgd: Obj, old_hash: str, keep: dict[str, int]) -> None:
+        """The old worker DCDs run their own (old) template at ``keep`` replicas each, as the
+        operator drains them while the new generation comes up."""
+        namespace, name = dgd["metadata"]["namespace"], dgd["metadata"]["name"]
+        for cname, replicas in keep.items():
+            try:
+                dcd = self.store.get(DCD, namespace, f"{name}-{cname.lower()}-{old_hash}")
+            except errors.ApiError:
+                continue
+            if dcd["spec"].get("replicas") != replicas:
+                dcd = self.store.patch(DCD, namespace, dcd["metadata"]["name"], _scale(replicas))
+            labels = {DGD_LABEL: name, COMPONENT_LABEL: cname}
+            self._deployment(dcd, cname, labels, dcd["spec"].get("podTemplate") or {}, replicas)
+
+    def delete_generation(self, namespace: str, dcd_name: str) -> None:
+        """The old worker DCD and everything below it (the operator deletes it at Completed)."""
+        for rt in (PODS, REPLICASETS):
+            found, _ = self.store.list(
+                rt, namespace, lambda obj: obj["metadata"]["name"].startswith(dcd_name + "-")
+            )
+            for obj in found:
+                self.store.delete(rt, namespace, obj["metadata"]["name"])
+        for rt in (DEPLOYMENTS, DCD):
+            with contextlib.suppress(errors.ApiError):
+                self.store.delete(rt, namespace, dcd_name)
 
     # -- pods -----------------------------------------------------------------------------------
 

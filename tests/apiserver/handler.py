@@ -473,6 +473,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Transfer-Encoding", "chunked")
+        # the stream ends with the connection: say so, or a client reuses a closed socket
+        self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
         stream = watch.events(

@@ -7,7 +7,10 @@ given order or alphabetically, one component per ``restart_ticks`` steps; parall
 Superseded when a managed rolling update is Pending or InProgress as a new id appears); managed
 rolling updates when the worker components' pod templates change (worker hash, 8 hex chars):
 Pending -> InProgress (old and new generations side by side, surge one replica a step) ->
-Completed; status.state and the Ready condition follow; Events are recorded. ``start()`` runs
+Completed; with ``children``, the new worker DCDs (new hash, new template) come up beside the
+old ones, which keep their template and drain as new pods get ready; a new pod left Pending by
+the scheduler holds the rollout InProgress, and Completed deletes the old generation.
+status.state and the Ready condition follow; Events are recorded. ``start()`` runs
 steps in a background thread. Not simulated: Grove, multinode, failures, scaling adapters.
 """
 
@@ -150,7 +153,7 @@ class OperatorSim:
             status["components"] = self._components(obj, graph, current)
             short = False
             if self.children is not None:
-                self.children.reconcile(obj, current, grove)
+                self._reconcile_children(obj, graph, current, grove)
                 short = self._count_ready_pods(obj, status)
             self._set_readiness(status, graph, now, short)
             status["observedGeneration"] = meta.get("generation", 1)
@@ -192,7 +195,7 @@ class OperatorSim:
             return current
         rollout.ticks += 1
         workers = self._workers(obj)
-        done = [c["name"] for c in workers if self._new_ready(c, rollout) >= _replicas(c)]
+        done = [c["name"] for c in workers if self._new_ready(obj, c, rollout) >= _replicas(c)]
         status["rollingUpdate"]["updatedComponents"] = sorted(done)
         if len(done) == len(workers):
             status["rollingUpdate"]["phase"] = "Completed"
@@ -200,6 +203,10 @@ class OperatorSim:
             meta = obj["metadata"]
             self._set_hash(meta["namespace"], meta["name"], target)
             graph.rollout = None
+            if self.children is not None:
+                for component in workers:
+                    old = f"{meta['name']}-{component['name'].lower()}-{rollout.old_hash}"
+                    self.children.delete_generation(meta["namespace"], old)
             self._event(
                 obj, "RollingUpdateCompleted", f"Rolling update completed for worker hash {target}"
             )
@@ -254,10 +261,30 @@ class OperatorSim:
     def _workers(obj: Obj) -> list[Obj]:
         return [c for c in obj["spec"].get("components") or [] if c.get("type") in WORKER_TYPES]
 
-    @staticmethod
-    def _new_ready(component: Obj, rollout: _Rollout) -> int:
-        """New pods come up one a step and are ready the step after."""
+    def _new_ready(self, obj: Obj, component: Obj, rollout: _Rollout) -> int:
+        """Without children, new pods come up one a step and are ready the step after; with
+        them, the new generation's ready pods count (a Pending pod holds the rollout)."""
+        if self.children is not None:
+            meta = obj["metadata"]
+            dcd = f"{meta['name']}-{component['name'].lower()}-{rollout.new_hash}"
+            return self.children.generation_ready(meta["namespace"], dcd)
         return max(0, min(_replicas(component), rollout.ticks - 1))
+
+    def _reconcile_children(self, obj: Obj, graph: _Graph, current: str, grove: bool) -> None:
+        """The children; during a managed rolling update the new worker DCDs (new hash, new
+        template) come up while the old ones keep their template and drain as new pods get
+        ready."""
+        assert self.children is not None
+        rollout = graph.rollout
+        if rollout is None or grove:
+            self.children.reconcile(obj, current, grove)
+            return
+        self.children.reconcile(obj, rollout.new_hash, grove)
+        keep = {
+            c["name"]: max(_replicas(c) - self._new_ready(obj, c, rollout), 0)
+            for c in self._workers(obj)
+        }
+        self.children.old_generation(obj, rollout.old_hash, keep)
 
     def _components(self, obj: Obj, graph: _Graph, current: str) -> dict[str, Any]:
         name = obj["metadata"]["name"]
@@ -270,7 +297,7 @@ class OperatorSim:
             entry: dict[str, Any] = {"componentKind": "Deployment"}
             if worker and rollout is not None and rollout.ticks > 0:
                 new_created = min(desired, rollout.ticks)
-                new_ready = self._new_ready(component, rollout)
+                new_ready = self._new_ready(obj, component, rollout)
                 old = desired - new_ready
                 entry.update(
                     componentNames=[f"{child}-{rollout.old_hash}", f"{child}-{rollout.new_hash}"],

@@ -144,7 +144,9 @@ def test_status_with_events_adds_the_events_block() -> None:
         "  Normal   Reconciled  2m (x3)  all children ready\n"
         "  Warning  BackOff     30s\n"
     )
-    assert [verb for verb, _, _ in cluster.calls] == ["get", "events"]
+    # one LIST of the namespace's Events (the graph's, its children's and pods'), was the
+    # graph's own Events (a LIST by field selector)
+    assert [verb for verb, _, _ in cluster.calls] == ["get", "list"]
 
 
 def test_status_with_events_as_json_carries_them() -> None:
@@ -426,7 +428,11 @@ def test_diff_of_a_worker_image_prints_the_golden(tmp_path: Path) -> None:
     fake = FakeDeps(cluster, now=NOW)
     assert invoke(fake, "diff", "-f", str(path)) == 1
     assert fake.out == (GOLDEN / "cluster" / "diff-worker-image.txt").read_text()
-    assert (fake.err, cluster.calls) == ("", [("get", "dynamo", "my-graph")])
+    # the worker's GPUs roll: the peak check lists nodes; none offers GPUs, so no pods LIST
+    assert (fake.err, cluster.calls) == (
+        "",
+        [("get", "dynamo", "my-graph"), ("list", None, "nodes")],
+    )
 
 
 def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None:
@@ -455,7 +461,8 @@ def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None
         "restart r9: Restarting; done: Frontend; in progress: decode; next: prefill\n"
         "restart r9: Completed; done: Frontend, decode, prefill\n"
     )
-    assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "watch"]
+    # --wait adds the peak-GPU check: a LIST of nodes (none offers GPUs here, so no pods LIST)
+    assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "list", "watch"]
 
 
 # ---- --no-headers on every table -------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -187,3 +188,33 @@ def test_not_found_graph_is_one_line(apiserver: ApiServer) -> None:
     result = dgd(apiserver, "tree", "ghost")
     assert result.returncode != 0
     assert result.stderr.count("\n") == 1 and "not found" in result.stderr
+
+
+def test_watch_redraws_when_only_a_pod_changes(apiserver: ApiServer) -> None:
+    """A pod restarts (the graph's status does not move): the tree is drawn again within the
+    child poll, with a bounded number of requests per round."""
+    from tests.apiserver.resources import PODS
+    from tests.cluster.test_watch_rollout import Lines, _interrupt, _start
+
+    _cluster(apiserver).settle()
+    proc = _start(apiserver, "tree", "my-graph", "--watch")
+    lines = Lines(proc)
+    try:
+        lines.until("pod/my-graph-frontend-")
+        pods, _ = apiserver.store.list(PODS, "dynamo")
+        frontend = next(p for p in pods if "frontend" in p["metadata"]["name"])
+        status = frontend["status"]
+        status["containerStatuses"][0]["restartCount"] = 7
+        apiserver.clear_log()
+        apiserver.store.write_status(PODS, "dynamo", frontend["metadata"]["name"], status)
+        block = lines.until("  7  ", timeout=15)
+        assert "pod/my-graph-frontend-" in block
+        time.sleep(3.5)  # a round that changes nothing draws nothing
+    finally:
+        out, err = _interrupt(proc)
+    assert "Traceback" not in err
+    assert (lines.seen + out).count("dgd/my-graph") == 2
+    # per round: one watch of the graph and one LIST per kind, whatever the number of pods
+    rounds = len([r for r in apiserver.request_log if r.verb == "watch"])
+    lists = len([r for r in apiserver.request_log if r.verb == "list"])
+    assert 1 <= rounds <= 4 and lists <= 8 * rounds, (rounds, lists)
