@@ -120,8 +120,11 @@ def test_after_the_apply_the_new_pod_is_pending_on_gpus(
     assert INSUFFICIENT in text
     events = dgd(apiserver, "status", "my-graph", "--events")
     assert events.returncode == 0, events.stderr
-    failed = [line for line in events.stdout.splitlines() if "FailedScheduling" in line]
-    assert failed and pending[0]["name"] in failed[0] and INSUFFICIENT in failed[0]
+    lines = events.stdout.splitlines()
+    at = [i for i, line in enumerate(lines) if "FailedScheduling" in line]
+    # the row names the pod; a message too long for the width goes on the lines below it
+    assert at and pending[0]["name"] in lines[at[0]]
+    assert INSUFFICIENT in " ".join(lines[at[0] : at[0] + 3]), lines
 
 
 def _pods(node: dict[str, Any]) -> list[dict[str, Any]]:
