@@ -2,7 +2,8 @@
 
 Pure: it gets the graph and every listed object (one list per kind), and links each object to
 its controller (``metadata.ownerReferences`` by uid). Component path: DGD -> component ->
-DynamoComponentDeployment -> Deployment or LeaderWorkerSet -> ReplicaSet -> Pod; Grove path:
+DynamoComponentDeployment -> Deployment -> ReplicaSet -> Pod, or -> LeaderWorkerSet -> Pod (its
+pods by the LWS name label: their StatefulSets are not shown); Grove path:
 DGD -> PodCliqueSet -> PodCliqueScalingGroup -> PodClique -> Pod. Components come from the spec
 and hold the DCDs labelled with their name (``nvidia.com/dynamo-component``).
 """
@@ -19,6 +20,7 @@ from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
 
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
+LWS_LABEL = "leaderworkerset.sigs.k8s.io/name"
 GPU = "nvidia.com/gpu"
 
 # Statuses, and what a reader should make of them (the symbol in text).
@@ -236,9 +238,23 @@ def build_tree(
     warnings: list[str],
 ) -> TreeView:
     """Link the listed objects below the graph; objects not owned (transitively) by it are left out."""
+    objects = list(objects)
+    # A LeaderWorkerSet's pods are owned by StatefulSets (the leader's, and per leader pod the
+    # workers'), which say nothing a reader needs: its pods hang below it by the LWS label.
+    lws = {
+        (str(_meta(obj).get("namespace") or ""), str(_meta(obj).get("name") or "")): str(
+            _meta(obj).get("uid") or ""
+        )
+        for obj in objects
+        if obj.get("kind") == "LeaderWorkerSet"
+    }
     by_owner: dict[str, list[Mapping[str, Any]]] = {}
     for obj in objects:
-        by_owner.setdefault(_owner_uid(obj), []).append(obj)
+        labels = _meta(obj).get("labels")
+        group = labels.get(LWS_LABEL) if isinstance(labels, Mapping) else None
+        key = (str(_meta(obj).get("namespace") or ""), str(group))
+        owner = lws[key] if obj.get("kind") == "Pod" and key in lws else _owner_uid(obj)
+        by_owner.setdefault(owner, []).append(obj)
 
     def below(uid: str) -> list[TreeNode]:
         nodes = []

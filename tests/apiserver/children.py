@@ -2,9 +2,16 @@
 
 Component path: DGD -> DynamoComponentDeployment ``<dgd>-<component>`` (workers add
 ``-<worker hash>``) -> Deployment of the same name -> ReplicaSet ``<deploy>-<template hash>`` ->
-Pods ``<rs>-<index>``; Grove path: DGD -> PodCliqueSet ``<dgd>`` -> PodClique
-``<dgd>-0-<component>`` -> Pods. Every child has an owner reference to its parent and the
-operator's labels (``nvidia.com/dynamo-graph-deployment-name``, ``nvidia.com/dynamo-component``).
+Pods ``<rs>-<index>``; a multinode component (``multinode.nodeCount``, default 2) gets a
+LeaderWorkerSet ``<dcd>-0`` instead, which (as the LWS controller does) runs a leader
+StatefulSet ``<lws>`` with a leader pod ``<lws>-<group>`` per replica, and per leader pod a
+worker StatefulSet ``<lws>-<group>`` with pods ``<lws>-<group>-<1..n-1>``, each pod labelled
+``leaderworkerset.sigs.k8s.io/name``. Grove path: DGD -> PodCliqueSet ``<dgd>`` -> PodClique
+``<dgd>-0-<component>`` -> Pods; multinode: PodCliqueScalingGroup ``<dgd>-0-<component>`` ->
+per replica i the cliques ``<pcsg>-<i>-<component>-ldr`` (1 pod) and ``...-wkr`` (n-1 pods).
+Every child has an owner reference to its parent and the operator's labels
+(``nvidia.com/dynamo-graph-deployment-name``, ``nvidia.com/dynamo-component``); the
+LeaderWorkerSets and scaling groups report ready replicas (groups whose pods are all ready).
 
 A simple scheduler places each new pod on the first node (by name) with enough free
 ``nvidia.com/gpu`` (allocatable minus the requests of pods bound there); when none has, the pod
@@ -37,14 +44,17 @@ from tests.apiserver.resources import (
     DCD,
     DEPLOYMENTS,
     EVENTS,
+    LEADERWORKERSETS,
     NODES,
     PODCLIQUES,
+    PODCLIQUESCALINGGROUPS,
     PODCLIQUESETS,
     PODS,
     PVCS,
     REPLICASETS,
     SECRETS,
     SERVICEACCOUNTS,
+    STATEFULSETS,
     ResourceType,
 )
 from tests.apiserver.store import Obj, Store
@@ -55,6 +65,8 @@ if TYPE_CHECKING:
 DGD_LABEL = "nvidia.com/dynamo-graph-deployment-name"
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
 GPU = "nvidia.com/gpu"
+LWS_NAME_LABEL = "leaderworkerset.sigs.k8s.io/name"
+LWS_GROUP_LABEL = "leaderworkerset.sigs.k8s.io/group-index"
 
 
 def _ref(obj: Obj) -> dict[str, Any]:
@@ -79,6 +91,14 @@ def _ensure(store: Store, rt: ResourceType, namespace: str, obj: Obj) -> Obj:
 
 def _hash(value: Any, size: int = 10) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:size]
+
+
+def nodes_per_replica(component: Obj) -> int:
+    """1 for a single-node component; ``multinode.nodeCount`` (default 2) for a multinode one."""
+    multinode = component.get("multinode")
+    if not isinstance(multinode, dict):
+        return 1
+    return int(multinode.get("nodeCount", 2))
 
 
 def pod_gpus(spec: Obj) -> int:
@@ -125,6 +145,10 @@ class Children:
             labels = {DGD_LABEL: name, COMPONENT_LABEL: cname}
             template = component.get("podTemplate") or {}
             replicas = int(component.get("replicas", 1))
+            nodes = nodes_per_replica(component)
+            if grove and nodes > 1:
+                self._scaling_group(pcs, cname, labels, template, replicas, nodes)
+                continue
             if grove:
                 clique = _ensure(
                     self.store,
@@ -156,7 +180,108 @@ class Children:
                     "spec": {"replicas": replicas, "podTemplate": template},
                 },
             )
-            self._deployment(dcd, cname, labels, template, replicas)
+            if nodes > 1:
+                self._leader_worker_set(dcd, cname, labels, template, replicas, nodes)
+            else:
+                self._deployment(dcd, cname, labels, template, replicas)
+
+    def _scaling_group(
+        self, pcs: Obj, cname: str, labels: dict[str, str], template: Obj, replicas: int, nodes: int
+    ) -> None:
+        namespace = pcs["metadata"]["namespace"]
+        lower = cname.lower()
+        pcsg = _ensure(
+            self.store,
+            PODCLIQUESCALINGGROUPS,
+            namespace,
+            {
+                "apiVersion": PODCLIQUESCALINGGROUPS.group_version,
+                "kind": PODCLIQUESCALINGGROUPS.kind,
+                "metadata": {
+                    "name": f"{pcs['metadata']['name']}-0-{lower}",
+                    "labels": labels,
+                    "ownerReferences": [_ref(pcs)],
+                },
+                "spec": {"replicas": replicas, "cliqueNames": [f"{lower}-ldr", f"{lower}-wkr"]},
+            },
+        )
+        complete = 0
+        for index in range(replicas):
+            ready = 0
+            for role, count in (("ldr", 1), ("wkr", nodes - 1)):
+                clique = _ensure(
+                    self.store,
+                    PODCLIQUES,
+                    namespace,
+                    {
+                        "apiVersion": PODCLIQUES.group_version,
+                        "kind": PODCLIQUES.kind,
+                        "metadata": {
+                            "name": f"{pcsg['metadata']['name']}-{index}-{lower}-{role}",
+                            "labels": labels,
+                            "ownerReferences": [_ref(pcsg)],
+                        },
+                        "spec": {"replicas": count, "podSpec": template.get("spec") or {}},
+                    },
+                )
+                ready += self._pods(clique, cname, labels, template, count)
+            complete += int(ready == nodes)
+        self._report(PODCLIQUESCALINGGROUPS, pcsg, replicas, complete)
+
+    def _leader_worker_set(
+        self, dcd: Obj, cname: str, labels: dict[str, str], template: Obj, replicas: int, nodes: int
+    ) -> None:
+        namespace, name = dcd["metadata"]["namespace"], f"{dcd['metadata']['name']}-0"
+        pod_template = {"metadata": {"labels": labels}, "spec": template.get("spec") or {}}
+        lws = _ensure(
+            self.store,
+            LEADERWORKERSETS,
+            namespace,
+            {
+                "apiVersion": LEADERWORKERSETS.group_version,
+                "kind": LEADERWORKERSETS.kind,
+                "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(dcd)]},
+                "spec": {
+                    "replicas": replicas,
+                    "leaderWorkerTemplate": {"size": nodes, "workerTemplate": pod_template},
+                },
+            },
+        )
+        leader_labels = {**labels, LWS_NAME_LABEL: name}
+        leaders = self._stateful_set(lws, name, leader_labels, replicas)
+        self._pods(leaders, cname, leader_labels, pod_template, replicas)
+        complete = 0
+        for group in range(replicas):
+            try:
+                leader = self.store.get(PODS, namespace, f"{name}-{group}")
+            except errors.ApiError:
+                continue  # not created (a missing ServiceAccount)
+            worker_labels = {**leader_labels, LWS_GROUP_LABEL: str(group)}
+            workers = self._stateful_set(leader, f"{name}-{group}", worker_labels, nodes - 1)
+            ready = _ready(leader)
+            ready += self._pods(workers, cname, worker_labels, pod_template, nodes - 1, first=1)
+            complete += int(ready == nodes)
+        self._report(LEADERWORKERSETS, lws, replicas, complete)
+
+    def _stateful_set(self, owner: Obj, name: str, labels: dict[str, str], replicas: int) -> Obj:
+        return _ensure(
+            self.store,
+            STATEFULSETS,
+            owner["metadata"]["namespace"],
+            {
+                "apiVersion": STATEFULSETS.group_version,
+                "kind": STATEFULSETS.kind,
+                "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(owner)]},
+                "spec": {"replicas": replicas},
+            },
+        )
+
+    def _report(self, rt: ResourceType, obj: Obj, replicas: int, ready: int) -> None:
+        """A group controller's status: its replicas, and those whose pods are all ready."""
+        status = {"replicas": replicas, "readyReplicas": ready, "availableReplicas": ready}
+        if obj.get("status") != status:
+            namespace, name = obj["metadata"]["namespace"], obj["metadata"]["name"]
+            self.store.write_status(rt, namespace, name, status)
 
     def _deployment(
         self, dcd: Obj, cname: str, labels: dict[str, str], template: Obj, replicas: int
@@ -262,9 +387,16 @@ class Children:
     # -- pods -----------------------------------------------------------------------------------
 
     def _pods(
-        self, owner: Obj, cname: str, labels: dict[str, str], template: Obj, count: int
+        self,
+        owner: Obj,
+        cname: str,
+        labels: dict[str, str],
+        template: Obj,
+        count: int,
+        first: int = 0,
     ) -> int:
-        """Pods ``<owner>-<index>`` up to ``count`` (extra ones deleted); how many are ready."""
+        """Pods ``<owner>-<index>``, ``count`` of them numbered from ``first`` (extra ones
+        deleted); how many are ready."""
         namespace, name = owner["metadata"]["namespace"], owner["metadata"]["name"]
         uid = owner["metadata"]["uid"]
         pods, _ = self.store.list(
@@ -276,11 +408,11 @@ class Children:
         )
         for pod in pods:
             index = int(pod["metadata"]["name"].rsplit("-", 1)[1])
-            if index >= count:
+            if index >= first + count:
                 self.store.delete(PODS, namespace, pod["metadata"]["name"])
         have = {pod["metadata"]["name"] for pod in pods}
         ready = 0
-        for index in range(count):
+        for index in range(first, first + count):
             pod_name = f"{name}-{index}"
             if pod_name not in have:
                 if self._missing_service_account(owner, pod_name, template):
@@ -487,7 +619,14 @@ class Children:
         return None
 
     def ready_pods(self, dgd: Obj, component: str) -> int:
-        """Ready pods of one component (any generation), as the operator counts them."""
+        """Ready replicas of one component (any generation), counted from its pods as the
+        operator counts them (a multinode replica is its nodes' pods)."""
+        spec: Obj = next(
+            (c for c in dgd["spec"].get("components") or [] if c.get("name") == component), {}
+        )
+        return self._ready_pod_count(dgd, component) // nodes_per_replica(spec)
+
+    def _ready_pod_count(self, dgd: Obj, component: str) -> int:
         meta = dgd["metadata"]
         pods, _ = self.store.list(
             PODS,

@@ -25,9 +25,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from tests.apiserver.children import Children
+from tests.apiserver.children import Children, nodes_per_replica
 from tests.apiserver.resources import DGD, EVENTS
 from tests.apiserver.store import Obj, Store
+
+PROVIDER = "nvidia.com/workload-provider"
 
 HASH_ANNOTATION = "nvidia.com/current-worker-hash-v2"
 WORKER_TYPES = ("worker", "prefill", "decode")
@@ -144,7 +146,7 @@ class OperatorSim:
             annotations = meta.get("annotations") or {}
             target = worker_hash(spec)
             current = annotations.get(HASH_ANNOTATION)
-            grove = annotations.get("nvidia.com/workload-provider") == "grove"
+            grove = annotations.get(PROVIDER) == "grove"
             if current is None or grove:
                 self._set_hash(namespace, name, target)
                 current = target
@@ -295,6 +297,9 @@ class OperatorSim:
             child = f"{name}-{cname.lower()}"
             worker = component.get("type") in WORKER_TYPES
             entry: dict[str, Any] = {"componentKind": "Deployment"}
+            if nodes_per_replica(component) > 1:  # the operator's kind for a multinode one
+                grove = (obj["metadata"].get("annotations") or {}).get(PROVIDER) == "grove"
+                entry["componentKind"] = "PodCliqueScalingGroup" if grove else "LeaderWorkerSet"
             if worker and rollout is not None and rollout.ticks > 0:
                 new_created = min(desired, rollout.ticks)
                 new_ready = self._new_ready(obj, component, rollout)

@@ -218,6 +218,17 @@ REPLICASETS = ResourceType(
     status_subresource=True,
 )
 
+STATEFULSETS = ResourceType(
+    group="apps",
+    version="v1",
+    plural="statefulsets",
+    kind="StatefulSet",
+    singular="statefulset",
+    short_names=("sts",),
+    categories=("all",),
+    status_subresource=True,
+)
+
 GROVE_GROUP = "grove.io"
 LWS_GROUP = "leaderworkerset.x-k8s.io"
 
@@ -260,6 +271,7 @@ DEFAULT_TYPES: tuple[ResourceType, ...] = (
     EVENTS_V1,
     DEPLOYMENTS,
     REPLICASETS,
+    STATEFULSETS,
     PODCLIQUESETS,
     PODCLIQUES,
     PODCLIQUESCALINGGROUPS,

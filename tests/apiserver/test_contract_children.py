@@ -10,7 +10,7 @@ import time
 from tests.apiserver.children import DGD_LABEL, gpu_node
 from tests.apiserver.fixtures import raw, sample_dgd
 from tests.apiserver.operator_sim import OperatorSim
-from tests.apiserver.resources import GROVE_GROUP
+from tests.apiserver.resources import GROVE_GROUP, LWS_GROUP
 from tests.apiserver.server import ApiServer
 
 NS = "dynamo"
@@ -149,3 +149,67 @@ def test_pod_log_follow_streams_until_the_pod_goes(apiserver: ApiServer) -> None
     answer = raw(apiserver, "GET", f"/api/v1/namespaces/{NS}/pods/{pod}/log?follow=true")
     writer.join()
     assert answer.body == "first\nsecond\n"
+
+
+def _multinode_dgd(name: str, grove: bool) -> dict[str, object]:
+    dgd = sample_dgd(name)
+    worker = dgd["spec"]["components"][1]  # type: ignore[index]
+    worker["multinode"] = {"nodeCount": 3}
+    if grove:
+        dgd["metadata"]["annotations"] = {"nvidia.com/workload-provider": "grove"}  # type: ignore[index]
+    return dgd
+
+
+def test_multinode_component_path_is_lws_leader_and_worker_statefulsets(
+    apiserver: ApiServer,
+) -> None:
+    apiserver.install_addon(LWS_GROUP)
+    sim = OperatorSim(apiserver.store, children=True)
+    apiserver.seed(gpu_node("node-a", 8))
+    apiserver.seed(_multinode_dgd("g", grove=False))
+    sim.settle()
+    lws_path = f"/apis/leaderworkerset.x-k8s.io/v1/namespaces/{NS}/leaderworkersets"
+    (lws,) = raw(apiserver, "GET", lws_path).body["items"]
+    name = lws["metadata"]["name"]
+    assert name.startswith("g-vllmdecodeworker-") and name.endswith("-0")
+    assert lws["metadata"]["ownerReferences"][0]["kind"] == "DynamoComponentDeployment"
+    assert lws["spec"]["leaderWorkerTemplate"]["size"] == 3
+    assert lws["status"]["readyReplicas"] == 1
+    sets = raw(apiserver, "GET", f"/apis/apps/v1/namespaces/{NS}/statefulsets").body["items"]
+    owners = {s["metadata"]["name"]: s["metadata"]["ownerReferences"][0]["kind"] for s in sets}
+    # the leader StatefulSet is the LWS's; each group's worker StatefulSet is its leader pod's
+    assert owners == {name: "LeaderWorkerSet", f"{name}-0": "Pod"}
+    pods = raw(apiserver, "GET", f"/api/v1/namespaces/{NS}/pods").body["items"]
+    group = sorted(
+        p["metadata"]["name"]
+        for p in pods
+        if p["metadata"]["labels"].get("leaderworkerset.sigs.k8s.io/name") == name
+    )
+    assert group == [f"{name}-0", f"{name}-0-1", f"{name}-0-2"]
+    assert all(p["metadata"]["labels"][DGD_LABEL] == "g" for p in pods)
+
+
+def test_multinode_grove_path_is_a_scaling_group_with_leader_and_worker_cliques(
+    apiserver: ApiServer,
+) -> None:
+    apiserver.install_addon(GROVE_GROUP)
+    sim = OperatorSim(apiserver.store, children=True)
+    apiserver.seed(gpu_node("node-a", 8))
+    apiserver.seed(_multinode_dgd("g", grove=True))
+    sim.settle()
+    base = f"/apis/grove.io/v1alpha1/namespaces/{NS}"
+    (pcsg,) = raw(apiserver, "GET", f"{base}/podcliquescalinggroups").body["items"]
+    assert pcsg["metadata"]["name"] == "g-0-vllmdecodeworker"
+    assert pcsg["metadata"]["ownerReferences"][0]["kind"] == "PodCliqueSet"
+    assert pcsg["status"]["availableReplicas"] == 1
+    cliques = {
+        c["metadata"]["name"]: (c["spec"]["replicas"], c["metadata"]["ownerReferences"][0]["kind"])
+        for c in raw(apiserver, "GET", f"{base}/podcliques").body["items"]
+    }
+    assert cliques["g-0-vllmdecodeworker-0-vllmdecodeworker-ldr"] == (1, "PodCliqueScalingGroup")
+    assert cliques["g-0-vllmdecodeworker-0-vllmdecodeworker-wkr"] == (2, "PodCliqueScalingGroup")
+    dgd = raw(
+        apiserver, "GET", f"/apis/nvidia.com/v1beta1/namespaces/{NS}/dynamographdeployments/g"
+    )
+    kinds = {k: v["componentKind"] for k, v in dgd.body["status"]["components"].items()}
+    assert "PodCliqueScalingGroup" in kinds.values()

@@ -10,7 +10,7 @@ import pytest
 
 from tests.apiserver.children import gpu_node
 from tests.apiserver.operator_sim import OperatorSim
-from tests.apiserver.resources import GROVE_GROUP, SECRETS
+from tests.apiserver.resources import GROVE_GROUP, LWS_GROUP, SECRETS
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import component, dgd, graph
 from tests.conftest import assert_golden
@@ -218,3 +218,58 @@ def test_watch_redraws_when_only_a_pod_changes(apiserver: ApiServer) -> None:
     rounds = len([r for r in apiserver.request_log if r.verb == "watch"])
     lists = len([r for r in apiserver.request_log if r.verb == "list"])
     assert 1 <= rounds <= 4 and lists <= 8 * rounds, (rounds, lists)
+
+
+def _multinode(apiserver: ApiServer, grove: bool) -> None:
+    comps = [component("Frontend", "frontend"), component("decode", "decode", replicas=2, gpus=4)]
+    comps[1]["multinode"] = {"nodeCount": 3}
+    if not grove:
+        apiserver.install_addon(LWS_GROUP)
+    _cluster(apiserver, gpus=8, grove=grove, components=comps).settle()
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_multinode_component_path_is_a_leaderworkerset_with_its_pods(
+    apiserver: ApiServer, columns: str
+) -> None:
+    _multinode(apiserver, grove=False)
+    result = dgd(apiserver, "tree", "my-graph", env={"COLUMNS": columns})
+    assert result.returncode == 0, result.stderr
+    assert all(len(line) <= int(columns) for line in result.stdout.splitlines())
+    assert_golden(f"tree/lws_{columns}.txt", result.stdout)
+    data = json.loads(dgd(apiserver, "tree", "my-graph", "-o", "json").stdout)
+    (decode,) = [c for c in data["children"] if c["name"] == "decode"]
+    (dcd,) = decode["children"]
+    (lws,) = dcd["children"]
+    assert (lws["kind"], lws["ready"], lws["status"]) == ("LeaderWorkerSet", "2/2", "Healthy")
+    # two groups of three: the leader <lws>-<group> and its workers <lws>-<group>-<1..2>
+    names = sorted(pod["name"] for pod in lws["children"])
+    base = lws["name"]
+    assert names == sorted(
+        [f"{base}-{g}" for g in (0, 1)] + [f"{base}-{g}-{w}" for g in (0, 1) for w in (1, 2)]
+    )
+    assert {pod["kind"] for pod in lws["children"]} == {"Pod"}  # no StatefulSets in between
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_multinode_grove_path_is_a_scaling_group_of_cliques(
+    apiserver: ApiServer, columns: str
+) -> None:
+    _multinode(apiserver, grove=True)
+    result = dgd(apiserver, "tree", "my-graph", env={"COLUMNS": columns})
+    assert result.returncode == 0, result.stderr
+    assert all(len(line) <= int(columns) for line in result.stdout.splitlines())
+    assert_golden(f"tree/grove_multinode_{columns}.txt", result.stdout)
+    data = json.loads(dgd(apiserver, "tree", "my-graph", "-o", "json").stdout)
+    (pcs,) = [c for c in data["children"] if c["kind"] == "PodCliqueSet"]
+    (pcsg,) = [c for c in pcs["children"] if c["kind"] == "PodCliqueScalingGroup"]
+    assert (pcsg["name"], pcsg["ready"], pcsg["status"]) == ("my-graph-0-decode", "2/2", "Healthy")
+    cliques = {c["name"]: len(c["children"]) for c in pcsg["children"]}
+    assert cliques == {
+        "my-graph-0-decode-0-decode-ldr": 1,
+        "my-graph-0-decode-0-decode-wkr": 2,
+        "my-graph-0-decode-1-decode-ldr": 1,
+        "my-graph-0-decode-1-decode-wkr": 2,
+    }
+    status = json.loads(dgd(apiserver, "status", "my-graph", "-o", "json").stdout)
+    assert "PodCliqueScalingGroup" in json.dumps(status)
