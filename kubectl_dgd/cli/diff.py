@@ -34,7 +34,7 @@ from kubectl_dgd.output.printer import TEMPLATE_FORMATS
     is_flag=True,
     help="Compare everything: status, server metadata, operator annotations, defaults.",
 )
-@output_option(["text", "json", *TEMPLATE_FORMATS], "text", show_default=False)
+@output_option(["text", "wide", "json", *TEMPLATE_FORMATS], "text", show_default=False)
 @profile_options
 @handle_errors
 @cluster_options()

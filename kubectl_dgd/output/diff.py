@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from kubectl_dgd.output.fit import wrap
 from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.table import Column, render_table
 
@@ -24,7 +25,12 @@ IMPACT_TEXT = {
 }
 
 
-_IMPACT_COLUMNS = [Column("COMPONENT"), Column("TYPE"), Column("IMPACT"), Column("DETAIL")]
+_IMPACT_COLUMNS = [
+    Column("COMPONENT"),
+    Column("TYPE"),
+    Column("IMPACT"),
+    Column("DETAIL", cut="below"),
+]
 
 
 def _show(value: Any, limit: int = 100) -> str:
@@ -40,7 +46,13 @@ def _change_line(change: FieldChange) -> str:
     return f"~ {change.path}: {_show(change.old)} -> {_show(change.new)}"
 
 
-def render_diff(result: GraphDiff) -> str:
+def render_diff(result: GraphDiff, width: int | None = None) -> str:
+    """The text of one graph's diff; ``width``: wrap the lines and fit the table to it (none
+    for -o wide: one line per change, the table as wide as it is)."""
+
+    def lines_of(text: str, first: str, rest: str) -> list[str]:
+        return [first + text] if width is None else wrap(text, width, first, rest)
+
     head = f"dynamographdeployment {result.namespace}/{result.name}"
     if not result.exists:
         head += " (not in the cluster: would be created)"
@@ -48,17 +60,22 @@ def render_diff(result: GraphDiff) -> str:
     if not result.changes and result.exists:
         lines.append("no differences")
         return "\n".join(lines) + "\n"
-    lines += ["", "Changes:"] + [f"  {_change_line(c)}" for c in result.changes]
+    lines += ["", "Changes:"]
+    for change in result.changes:
+        lines += lines_of(_change_line(change), "  ", "      ")
     impact = result.impact
     if impact.rejected:
         lines += ["", "Rejected by admission (nothing would change):"]
-        lines += [f"  {f.layer}: {f.path}: {f.message}" for f in impact.rejected]
+        for f in impact.rejected:
+            lines += lines_of(f"{f.layer}: {f.path}: {f.message}", "  ", "    ")
     rows = [[c.name, c.type, IMPACT_TEXT[c.impact], c.detail] for c in impact.components]
     lines += ["", "Impact:"]
-    lines += render_table(_IMPACT_COLUMNS, rows, indent="  ").splitlines()
-    lines += [f"note: {n}" for n in impact.notes]
+    lines += render_table(_IMPACT_COLUMNS, rows, indent="  ", width=width).splitlines()
+    for note in impact.notes:
+        lines += lines_of(note, "note: ", "      ")
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 def draw_diffs(diffs: DiffList, options: Options, wide: bool) -> str:
-    return "\n".join(render_diff(r) for r in diffs.results)
+    width = None if wide else options.width
+    return "\n".join(render_diff(r, width) for r in diffs.results)

@@ -426,7 +426,7 @@ def test_diff_of_a_worker_image_prints_the_golden(tmp_path: Path) -> None:
     path.write_text(json.dumps(new))
     cluster = FakeCluster([live])
     fake = FakeDeps(cluster, now=NOW)
-    assert invoke(fake, "diff", "-f", str(path)) == 1
+    assert invoke(fake, "diff", "-f", str(path), "-o", "wide") == 1
     assert fake.out == (GOLDEN / "cluster" / "diff-worker-image.txt").read_text()
     # the worker's GPUs roll: the peak check lists nodes; none offers GPUs, so no pods LIST
     assert (fake.err, cluster.calls) == (

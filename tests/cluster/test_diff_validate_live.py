@@ -40,9 +40,15 @@ def test_diff_of_a_worker_image_predicts_a_rolling_update_of_all_workers(
         "nvcr.io/dynamo:1.5.2"
     )
     new["spec"]["components"][0]["replicas"] = 2
-    result = dgd(apiserver, "diff", "-f", manifest(tmp_path, new))
+    path = manifest(tmp_path, new)
+    result = dgd(apiserver, "diff", "-f", path, "-o", "wide")  # wide: one line per row
     assert result.returncode == 1, result.stderr
     assert_golden("cluster/diff-worker-image.txt", result.stdout)
+    for columns in ("80", "200"):
+        fitted = dgd(apiserver, "diff", "-f", path, env={"COLUMNS": columns})
+        assert fitted.returncode == 1, fitted.stderr
+        assert max(len(line) for line in fitted.stdout.splitlines()) <= int(columns)
+        assert_golden(f"cluster/diff-worker-image_{columns}.txt", fitted.stdout)
 
 
 def test_diff_shows_an_admission_rejection(apiserver: ApiServer, tmp_path: Path) -> None:
@@ -52,7 +58,7 @@ def test_diff_shows_an_admission_rejection(apiserver: ApiServer, tmp_path: Path)
     result = dgd(apiserver, "diff", "-f", manifest(tmp_path, new))
     assert result.returncode == 1
     assert "Rejected by admission (nothing would change):" in result.stdout
-    assert "components removed: [prefill]" in result.stdout
+    assert "components removed: [prefill]" in " ".join(result.stdout.split())  # wrapped
 
 
 def test_diff_json_output(apiserver: ApiServer, tmp_path: Path) -> None:
