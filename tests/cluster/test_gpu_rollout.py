@@ -125,6 +125,15 @@ def test_after_the_apply_the_new_pod_is_pending_on_gpus(
     # the row names the pod; a message too long for the width goes on the lines below it
     assert at and pending[0]["name"] in lines[at[0]]
     assert INSUFFICIENT in " ".join(lines[at[0] : at[0] + 3]), lines
+    # and `why` names it: the rollout is held by the new prefill pod that no node can take
+    why = dgd(apiserver, "why", "my-graph", "-o", "json")
+    assert why.returncode == 1, why.stderr
+    findings = json.loads(why.stdout)["findings"]
+    reasons = {f["reason"]: f for f in findings}
+    assert "RolloutBlocked" in reasons, findings
+    gpu = reasons["InsufficientGPU"]
+    assert gpu["component"] == "prefill" and f"Pod/{pending[0]['name']}" in gpu["objects"]
+    assert "needs 4 GPUs on one node" in gpu["message"]
 
 
 def _pods(node: dict[str, Any]) -> list[dict[str, Any]]:
