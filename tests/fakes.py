@@ -56,6 +56,8 @@ class FakeCluster:
         self.events = dict(events or {})
         self.crd = crd
         self.objects: dict[str, list[dict[str, Any]]] = {}  # plural -> objects (list_objects)
+        self.images: list[str] = []  # the operator's manager images (operator_images)
+        self.logs: dict[tuple[str, str], list[str]] = {}  # (namespace, pod) -> its log lines
         self.calls: list[tuple[str, str | None, str | None]] = []
 
     def _key(self, name: str, namespace: str | None) -> tuple[str, str]:
@@ -92,6 +94,43 @@ class FakeCluster:
         if not self.watch_scripts:
             raise KeyboardInterrupt  # the script is over: the user presses Ctrl-C
         yield from self.watch_scripts.pop(0)
+
+    def watch_list(
+        self,
+        namespace: str | None,
+        resource_version: str,
+        selector: str | None = None,
+        fields: str | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The next of ``watch_scripts``, as ``watch_graphs`` (one script for both)."""
+        self.calls.append(("watch-list", namespace, None))
+        if not self.watch_scripts:
+            raise KeyboardInterrupt
+        yield from self.watch_scripts.pop(0)
+
+    def operator_images(self) -> list[str]:
+        self.calls.append(("list", None, "operator-deployments"))
+        return list(self.images)
+
+    def pod_log(
+        self,
+        namespace: str,
+        pod: str,
+        container: str | None = None,
+        *,
+        follow: bool = False,
+        previous: bool = False,
+        tail: int | None = None,
+        since_seconds: int | None = None,
+    ) -> Iterator[str]:
+        """``logs[(namespace, pod)]``, its last ``tail`` lines when given (no streaming)."""
+        self.calls.append(("log", namespace, pod))
+        lines = self.logs.get((namespace, pod), [])
+        yield from lines if tail is None else lines[max(len(lines) - tail, 0) :]
+
+    def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
+        return [o["metadata"]["name"] for o in self.list_objects(api_version, plural, namespace)]
 
     def patch_restart(
         self,

@@ -97,3 +97,24 @@ def test_wiring_the_deps_imports_no_cluster_client() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout == "[]\n"
+
+
+def test_the_fake_cluster_and_the_adapter_implement_every_method_of_the_port() -> None:
+    """mypy does not check tests/: the fake must not drift from the port it stands in for."""
+    import inspect
+
+    from kubectl_dgd.adapters.cluster import Cluster
+    from kubectl_dgd.usecases.ports import GraphCluster
+    from tests.fakes import FakeCluster
+
+    methods = [
+        name
+        for name, member in vars(GraphCluster).items()
+        if callable(member) and not name.startswith("_")
+    ]
+    assert len(methods) >= 12
+    for implementation in (FakeCluster, Cluster):
+        for name in methods:
+            wanted = list(inspect.signature(getattr(GraphCluster, name)).parameters)
+            given = list(inspect.signature(getattr(implementation, name)).parameters)
+            assert given == wanted, (implementation.__name__, name)
