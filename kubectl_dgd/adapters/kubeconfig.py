@@ -345,17 +345,18 @@ def settled_config(resolved: ResolvedConfig, timeout: float | None = None) -> di
 
 
 def client_configuration(resolved: ResolvedConfig, timeout: float | None = None) -> Any:
-    """A ``kubernetes.client.Configuration`` for the resolved context (imports kubernetes)."""
-    from kubernetes import client, config
-    from kubernetes.config.config_exception import ConfigException
+    """A ``kubernetes.client.Configuration`` for the resolved context, set by the client's own
+    kubeconfig or in-cluster loader (loads those parts of ``kubernetes``: see ``kubeclient``)."""
+    from kubectl_dgd.adapters.kubeclient import kube
 
-    kube: Any = config  # the package has no type hints
+    client = kube()
+    ConfigException = client.ConfigException
     configuration = client.Configuration()
     try:
         if resolved.in_cluster:
-            kube.load_incluster_config(client_configuration=configuration)
+            client.load_incluster_config(client_configuration=configuration)
         else:
-            loader = kube.kube_config.KubeConfigLoader(
+            loader = client.KubeConfigLoader(
                 config_dict=settled_config(resolved, timeout),
                 active_context=resolved.context,
                 config_base_path=None,
