@@ -10,10 +10,10 @@ files, client certificates, basic auth, OIDC, in-cluster service accounts; exec 
 by ``credentials`` first). They are loaded as the package has them, with two indirections:
 
 - The package modules on their way (``kubernetes``, ``kubernetes.client``, ``kubernetes.config``,
-  ``kubernetes.utils``) go into ``sys.modules`` as *deferred packages*: the real module objects,
-  with their ``__path__`` and spec, whose ``__init__`` runs in place at the first name asked of
-  them that is not yet there. Code that later uses the package in full (a test, a plugin in the
-  same process) sees the same modules; only the cost moves to that moment.
+  ``kubernetes.utils``) go into ``sys.modules`` deferred (``core.deferred``): the real module
+  objects, with their ``__path__`` and spec, whose ``__init__`` runs in place at the first name
+  asked of them that is not yet there. Code that later uses the package in full (a test, a
+  plugin in the same process) sees the same modules; only the cost moves to that moment.
 - ``config.kube_config`` imports, at its top, names it uses only to refresh an OIDC token or to
   read and write kubeconfig files (``ApiClient``, ``OAuth2Session``, ``oauthlib``, ``yaml``;
   our kubeconfig adapter hands it a dict). Its own import statements get stand-ins for those
@@ -35,38 +35,10 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from kubectl_dgd.core.deferred import defer, is_deferred
+
 _PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
 _LOCK = threading.RLock()  # a worker thread may open the first connection
-
-
-class _DeferredPackage(types.ModuleType):
-    """A package whose ``__init__`` has not run: it runs, in place, at the first missing name
-    (a submodule already imported is not missing: the import system sets it on its parent)."""
-
-    def __getattr__(self, name: str) -> Any:
-        with _LOCK:
-            if type(self) is _DeferredPackage:
-                self.__class__ = types.ModuleType  # type: ignore[assignment]  # once, no recursion
-                spec = self.__spec__
-                assert spec is not None and spec.loader is not None
-                spec.loader.exec_module(self)
-        return getattr(self, name)
-
-
-def _deferred_package(name: str) -> types.ModuleType:
-    module = sys.modules.get(name)
-    if module is not None:
-        return module
-    spec = importlib.util.find_spec(name)  # its parent, already deferred, is not run
-    if spec is None or spec.submodule_search_locations is None:
-        raise ImportError(f"no package {name}")
-    module = importlib.util.module_from_spec(spec)
-    module.__class__ = _DeferredPackage
-    sys.modules[name] = module
-    parent, _, child = name.rpartition(".")
-    if parent:
-        setattr(sys.modules[parent], child, module)
-    return module
 
 
 class _Deferred:
@@ -157,10 +129,10 @@ def kube() -> Kube:
     with _LOCK:
         if not _LOADED:
             for package in _PACKAGES:
-                _deferred_package(package)
+                defer(package)
             configuration = importlib.import_module("kubernetes.client.configuration")
             client = sys.modules["kubernetes.client"]
-            if isinstance(client, _DeferredPackage):  # what the loaders import from it
+            if is_deferred(client):  # what the loaders import from it
                 setattr(client, "Configuration", configuration.Configuration)  # noqa: B010
             rest = importlib.import_module("kubernetes.client.rest")
             exceptions = importlib.import_module("kubernetes.client.exceptions")
