@@ -229,7 +229,7 @@ def cluster_options(all_namespaces: bool = False) -> Callable[[F], F]:
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             # Imported here: offline commands also carry these flags but never pay for the adapter.
-            from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
+            from kubectl_dgd.adapters.connection import ConnectionSettings, parse_timeout
             from kubectl_dgd.cli.deps import current_deps
 
             values = {key: kwargs.pop(key, None) for key in _KEYS}
