@@ -199,6 +199,8 @@ def oidc_server(tmp_path: Path) -> Iterator[ApiServer]:
         server.stop()
 
 
+# The client asks an issuer without a CA unverified (its own choice): urllib3 warns.
+@pytest.mark.filterwarnings("ignore:Unverified HTTPS request")
 def test_an_oidc_refresh_goes_through_the_deferred_api_client(oidc_server: ApiServer) -> None:
     """The expired id-token makes the client's loader try a refresh with its ApiClient (one of
     the deferred names): it asks the issuer for its discovery document, is refused (no such
