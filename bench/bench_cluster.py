@@ -1,7 +1,9 @@
 """Live-command figures: API requests per command (and for tree, events and why again at 10x
 the pods: the counts must not grow), and ``kubectl dgd status NAME`` against
 ``kubectl get dgd NAME -o json`` on the same test API server (interleaved, min of RUNS; target
-<= 2.0x), with what ``import kubernetes`` costs of it.
+<= 2.0x), with the breakdown of its start-up: the interpreter, urllib3 (the client's transport),
+what ``adapters/kubeclient.py`` loads of ``kubernetes`` against ``import kubernetes``, and the
+collector settings (``kubectl_dgd/gcpolicy.py``) against Python's defaults, in time and memory.
 
 Figures only, no assertions on time. Run: ``.venv/bin/python bench/run.py cluster``.
 """
@@ -17,7 +19,16 @@ from typing import Any
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
-from measure import BIN, ROOT, Row, child_env, side_by_side, spread, target  # noqa: E402
+from measure import (  # noqa: E402
+    BIN,
+    ROOT,
+    Row,
+    child_env,
+    peak_rss,
+    side_by_side,
+    spread,
+    target,
+)
 
 COMMANDS: list[tuple[str, list[str]]] = [
     ("status NAME", ["status", "my-graph"]),
@@ -35,16 +46,13 @@ COMMANDS: list[tuple[str, list[str]]] = [
 # Commands whose request count must not grow with the pods: counted again at 10x the pods.
 PER_POD_BOUNDED = ("tree NAME", "events NAME", "why NAME")
 
-# The transport and the configuration object alone, without ``kubernetes/__init__`` and
-# ``kubernetes/client/__init__`` (which import every API class and model): what a slimmed
-# adapter would load at least. Stub packages stand in for the two ``__init__`` modules.
-SLIM_IMPORT = """
-import importlib.util, sys, types
-root = importlib.util.find_spec("kubernetes").submodule_search_locations[0]
-for name, sub in (("kubernetes", ""), ("kubernetes.client", "/client")):
-    stub = types.ModuleType(name); stub.__path__ = [root + sub]; sys.modules[name] = stub
-import kubernetes.client.rest, kubernetes.client.configuration
-"""
+# What a live command loads of the client (adapters/kubeclient.py), in a bare interpreter.
+KUBECLIENT = "from kubectl_dgd.adapters.kubeclient import kube; kube()"
+# The same command with Python's own collector settings: the CLI's gcpolicy hooks made no-ops.
+DEFAULT_GC = (
+    "import sys, kubectl_dgd.gcpolicy as g; g.loading = g.running = g.exiting = lambda: None; "
+    "sys.argv = ['kubectl-dgd', *sys.argv[1:]]; from kubectl_dgd.cli.main import main; main()"
+)
 
 
 def _run(argv: list[str], env: dict[str, str]) -> None:
@@ -121,17 +129,18 @@ def run() -> list[Row]:
 
         ours = "kubectl dgd status my-graph"
         theirs = "kubectl get dgd my-graph -o json"
+        default_gc = "  the same with Python's default GC settings"
+        bare, transport = 'python -c "pass"', 'python -c "import urllib3"'
+        slim, full = "python -c <kubeclient.kube()>", 'python -c "import kubernetes"'
         times = side_by_side(
             {
                 ours: [str(BIN / "kubectl-dgd"), "status", "my-graph"],
                 theirs: [str(BIN / "kubectl"), "get", "dgd", "my-graph", "-o", "json"],
-                'python -c "import kubernetes"': [sys.executable, "-c", "import kubernetes"],
-                "python -c <kubernetes.client.rest + configuration only>": [
-                    sys.executable,
-                    "-c",
-                    SLIM_IMPORT,
-                ],
-                'python -c "pass"': [sys.executable, "-c", "pass"],
+                default_gc: [sys.executable, "-c", DEFAULT_GC, "status", "my-graph"],
+                bare: [sys.executable, "-c", "pass"],
+                transport: [sys.executable, "-c", "import urllib3"],
+                slim: [sys.executable, "-c", KUBECLIENT],
+                full: [sys.executable, "-c", "import kubernetes"],
             },
             env=env,
         )
@@ -143,14 +152,27 @@ def run() -> list[Row]:
                 2.0,
             )
         )
-        full = min(times['python -c "import kubernetes"']) - min(times['python -c "pass"'])
-        slim = min(times["python -c <kubernetes.client.rest + configuration only>"]) - min(
-            times['python -c "pass"']
+        floor = min(times[bare])
+        over = {name: (min(times[name]) - floor) * 1000 for name in (transport, slim, full)}
+        rows.append(
+            (
+                "  over bare python: urllib3; kubeclient.kube() (urllib3 included); "
+                "import kubernetes",
+                f"{over[transport]:.0f} ms; {over[slim]:.0f} ms; {over[full]:.0f} ms",
+            )
         )
         rows.append(
             (
-                "  import kubernetes over bare python; slimmed to rest + configuration",
-                f"{full * 1000:.0f} ms; {slim * 1000:.0f} ms (saves {(full - slim) * 1000:.0f} ms)",
+                "  status NAME less bare python and kube(): our modules, the request, the output",
+                f"{(min(times[ours]) - min(times[slim])) * 1000:.0f} ms",
+            )
+        )
+        ours_rss = peak_rss([str(BIN / "kubectl-dgd"), "status", "my-graph"], env)
+        default_rss = peak_rss([sys.executable, "-c", DEFAULT_GC, "status", "my-graph"], env)
+        rows.append(
+            (
+                "  peak RSS of status NAME: gcpolicy; Python's default GC",
+                f"{ours_rss:.1f} MiB; {default_rss:.1f} MiB",
             )
         )
     finally:

@@ -46,6 +46,19 @@ def wall(argv: list[str], env: dict[str, str] | None = None, cwd: Path | None = 
     return time.perf_counter() - started
 
 
+def peak_rss(argv: list[str], env: dict[str, str] | None = None, runs: int = 3) -> float:
+    """The smallest peak resident set (MiB) of ``runs`` runs of the command (``ru_maxrss``)."""
+    peaks = []
+    for _ in range(runs):
+        proc = subprocess.Popen(
+            argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env or child_env()
+        )
+        _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = 0  # reaped here: Popen must not wait for it again
+        peaks.append(usage.ru_maxrss / 1024)
+    return min(peaks)
+
+
 def side_by_side(
     commands: dict[str, list[str]], runs: int = RUNS, env: dict[str, str] | None = None
 ) -> dict[str, list[float]]:

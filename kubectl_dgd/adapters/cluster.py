@@ -1,7 +1,8 @@
 """The cluster port: the few API calls the live commands make, over the ``kubernetes`` client.
 
-This is the only module (with the kubeconfig adapter) that imports ``kubernetes``, and it does so
-inside functions: a command that never talks to a cluster never pays the ~300 ms import.
+This is the only module (with the kubeconfig adapter) that uses ``kubernetes``, through
+``kubeclient`` and inside functions: a command that never talks to a cluster never loads it,
+and one that does loads only the transport, the configuration and the loaders.
 
 Objects are plain dicts (the JSON the API returns, no client models). Every request is counted
 (``requests``) and, with ``-v``, logged on stderr. API failures become our exceptions with one
@@ -185,7 +186,7 @@ class Cluster:
 
     def _api(self) -> Any:
         if self._client is None:
-            from kubernetes.client import ApiClient
+            from kubectl_dgd.adapters.kubeclient import Transport
 
             configuration = client_configuration(self.resolved, self.timeout)
             if not configuration.verify_ssl:
@@ -193,7 +194,7 @@ class Cluster:
                 import urllib3
 
                 urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
-            self._client = ApiClient(configuration)
+            self._client = Transport(configuration)
         return self._client
 
     def _open(
@@ -214,15 +215,14 @@ class Cluster:
         ``timeout`` is a read timeout for a watch. Connecting and the TLS handshake are always
         bounded (CONNECT_TIMEOUT), as kubectl's dial and handshake timeouts are.
         """
-        from kubernetes.client.exceptions import ApiException
+        from kubectl_dgd.adapters.kubeclient import kube
 
+        ApiException = kube().ApiException
         api = self._api()
         if query:
             path = f"{path}?{urlencode(query)}"
-        headers = {"Accept": "application/json", "Content-Type": content_type}
-        _, url, headers, body, _ = api.param_serialize(
-            method, path, header_params=headers, body=body, auth_settings=["BearerToken"]
-        )
+        url = api.url(path)
+        headers = api.headers({"Accept": "application/json", "Content-Type": content_type})
         headers = self._impersonating(headers)
         if accept:  # another representation (list_names: metadata only)
             headers["Accept"] = accept
@@ -232,7 +232,7 @@ class Cluster:
             sent: int | None = None
             limits = self._limits(url, timeout, deadline)
             try:
-                response = api.call_api(method, url, headers, body, None, _request_timeout=limits)
+                response = api.request(method, url, headers, body, limits)
                 status = sent = int(response.status)
             except ApiException as err:  # the client turns TLS failures into status-0 ones
                 reason = " ".join(str(err.reason).split())  # one line

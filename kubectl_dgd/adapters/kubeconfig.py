@@ -20,12 +20,15 @@ base directory only).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# Re-exported (the alias is mypy's explicit form): the command-line side lives in
+# adapters.connection, which offline commands load alone.
+from kubectl_dgd.adapters.connection import ConnectionSettings as ConnectionSettings  # noqa: PLC0414
+from kubectl_dgd.adapters.connection import parse_timeout as parse_timeout  # noqa: PLC0414
 from kubectl_dgd.errors import InputError
 
 SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
@@ -35,36 +38,6 @@ _PATH_KEYS = {
     "cluster": ("certificate-authority",),
     "user": ("client-certificate", "client-key", "tokenFile"),
 }
-
-
-@dataclass(frozen=True)
-class ConnectionSettings:
-    """What the user asked for on the command line."""
-
-    kubeconfig: str | None = None
-    context: str | None = None
-    namespace: str | None = None
-    request_timeout: float | None = None
-    verbose: bool = False
-    # kubectl's connection overrides (None / empty: the kubeconfig's value)
-    cluster: str | None = None
-    user: str | None = None
-    server: str | None = None
-    certificate_authority: str | None = None
-    insecure_skip_tls_verify: bool = False
-    tls_server_name: str | None = None
-    token: str | None = None
-    client_certificate: str | None = None
-    client_key: str | None = None
-    impersonate: str | None = None
-    impersonate_groups: tuple[str, ...] = ()
-    impersonate_uid: str | None = None
-
-    def __repr__(self) -> str:  # never show a token, even in a traceback or a debug line
-        shown = "<redacted>" if self.token else None
-        return (
-            f"ConnectionSettings(context={self.context!r}, server={self.server!r}, token={shown})"
-        )
 
 
 @dataclass(frozen=True)
@@ -101,23 +74,6 @@ class ResolvedConfig:
         ctx = named(self.config, "contexts", self.context) or {}
         cluster = named(self.config, "clusters", str(ctx.get("cluster", ""))) or {}
         return str(cluster.get("server", ""))
-
-
-def parse_timeout(value: str | None) -> float | None:
-    """kubectl's --request-timeout: ``0`` = none, a bare number = seconds, else a Go duration."""
-    if value is None or value.strip() in ("", "0"):
-        return None
-    text = value.strip()
-    if re.fullmatch(r"\d+(\.\d+)?", text):
-        return float(text)
-    units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-    parts = re.findall(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)", text)
-    if not parts or "".join(n + u for n, u in parts) != text:
-        raise InputError(
-            f"invalid duration {value!r}: use a number of seconds or a duration such as 30s, 2m, 1h"
-        )
-    seconds = sum(float(n) * units[u] for n, u in parts)
-    return seconds or None
 
 
 def config_files(settings: ConnectionSettings, environ: Mapping[str, str], home: str) -> list[str]:
@@ -353,17 +309,18 @@ def settled_config(resolved: ResolvedConfig, timeout: float | None = None) -> di
 
 
 def client_configuration(resolved: ResolvedConfig, timeout: float | None = None) -> Any:
-    """A ``kubernetes.client.Configuration`` for the resolved context (imports kubernetes)."""
-    from kubernetes import client, config
-    from kubernetes.config.config_exception import ConfigException
+    """A ``kubernetes.client.Configuration`` for the resolved context, set by the client's own
+    kubeconfig or in-cluster loader (loads those parts of ``kubernetes``: see ``kubeclient``)."""
+    from kubectl_dgd.adapters.kubeclient import kube
 
-    kube: Any = config  # the package has no type hints
+    client = kube()
+    ConfigException = client.ConfigException
     configuration = client.Configuration()
     try:
         if resolved.in_cluster:
-            kube.load_incluster_config(client_configuration=configuration)
+            client.load_incluster_config(client_configuration=configuration)
         else:
-            loader = kube.kube_config.KubeConfigLoader(
+            loader = client.KubeConfigLoader(
                 config_dict=settled_config(resolved, timeout),
                 active_context=resolved.context,
                 config_base_path=None,

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+from kubectl_dgd.adapters.connection import ConnectionSettings
 from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, make_profile, output_option, profile_options

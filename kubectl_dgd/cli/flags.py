@@ -20,7 +20,7 @@ from kubectl_dgd.cli import completers
 from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS, Profile, release_of
 
 if TYPE_CHECKING:
-    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+    from kubectl_dgd.adapters.connection import ConnectionSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -256,7 +256,7 @@ def connection_settings(params: Mapping[str, Any]) -> ConnectionSettings:
     """The ConnectionSettings of the connection flags' parsed values (a command's keyword
     arguments, or what completion has parsed of the line so far)."""
     # Imported here: offline commands also carry these flags but never pay for the adapter.
-    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout
+    from kubectl_dgd.adapters.connection import ConnectionSettings, parse_timeout
 
     values = {key: params.get(key) for key in _KEYS}
     overrides: dict[str, Any] = {field: params.get(key) for key, field in _OVERRIDES.items()}

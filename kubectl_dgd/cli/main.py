@@ -26,22 +26,77 @@ except KeyboardInterrupt:  # pragma: no cover - timing dependent
 if TYPE_CHECKING:
     from kubectl_dgd.cli.deps import Deps
 
-# name -> "module:attribute"; a module is imported only when its command runs or help lists it.
-COMMANDS: dict[str, str] = {
-    "validate": "kubectl_dgd.cli.validate:validate",
-    "convert": "kubectl_dgd.cli.convert:convert",
-    "render": "kubectl_dgd.cli.render:render",
-    "restart": "kubectl_dgd.cli.restart:restart",
-    "status": "kubectl_dgd.cli.status:status",
-    "list": "kubectl_dgd.cli.status:list_graphs",
-    "rollout": "kubectl_dgd.cli.rollout:rollout",
-    "diff": "kubectl_dgd.cli.diff:diff",
-    "tree": "kubectl_dgd.cli.tree:tree",
-    "why": "kubectl_dgd.cli.why:why",
-    "events": "kubectl_dgd.cli.events:events",
-    "logs": "kubectl_dgd.cli.logs:logs",
-    "gpus": "kubectl_dgd.cli.gpus:gpus",
-    "completion": "kubectl_dgd.cli.completion:completion",
+# name -> ("module:attribute", one-line summary). A module is imported only when its command
+# runs or its own help is asked for; the group's help lists the summaries from here. A new
+# command is one line; tests/cli/test_command_table.py checks each summary against the
+# command's own help (its first sentence, as click shortens it).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": (
+        "kubectl_dgd.cli.validate:validate",
+        "Check DGD manifests as the API server and the Dynamo operator would admit them.",
+    ),
+    "convert": (
+        "kubectl_dgd.cli.convert:convert",
+        "Rewrite the nvidia.com/v1alpha1 graphs of FILE as nvidia.com/v1beta1.",
+    ),
+    "render": (
+        "kubectl_dgd.cli.render:render",
+        "Preview the children the operator will create from each graph, offline.",
+    ),
+    "restart": (
+        "kubectl_dgd.cli.restart:restart",
+        "Request a restart: set spec.restart.id (and the strategy) of a graph.",
+    ),
+    "status": (
+        "kubectl_dgd.cli.status:status",
+        "Show a graph's state, components, GPUs, restart and rolling update.",
+    ),
+    "list": (
+        "kubectl_dgd.cli.status:list_graphs",
+        "List graphs: one LIST, a row per graph (same as status without NAME).",
+    ),
+    "rollout": (
+        "kubectl_dgd.cli.rollout:rollout",
+        "Follow or explain a graph's rollout (managed rolling update, restart, readiness).",
+    ),
+    "diff": (
+        "kubectl_dgd.cli.diff:diff",
+        "Compare local graphs with the live ones (same name and namespace) and predict the "
+        "impact.",
+    ),
+    "tree": (
+        "kubectl_dgd.cli.tree:tree",
+        "Show the objects below a graph: components, DynamoComponentDeployments, Deployments "
+        "or LeaderWorkerSets, ReplicaSets and pods (component path), or PodCliqueSet, scaling "
+        "groups, PodCliques and pods (Grove), with each pod's node, GPUs, restarts and, when "
+        "unhealthy, why.",
+    ),
+    "why": (
+        "kubectl_dgd.cli.why:why",
+        "Say why a graph is not Ready: root cause first, one finding per problem, each naming "
+        "the component, the objects and what to do.",
+    ),
+    "events": (
+        "kubectl_dgd.cli.events:events",
+        "Show the Events of a graph and of every object the operator built below it (its "
+        "DynamoComponentDeployments, Deployments, ReplicaSets, Grove objects and pods), newest "
+        "last; repeats of one Event are one row with their count.",
+    ),
+    "logs": (
+        "kubectl_dgd.cli.logs:logs",
+        "Print the logs of a graph's pods (the main container; all components, or COMPONENT), "
+        "each line prefixed with its pod.",
+    ),
+    "gpus": (
+        "kubectl_dgd.cli.gpus:gpus",
+        "Show every node that offers nvidia.com/gpu: its GPU product (label "
+        "nvidia.com/gpu.product), allocatable, requested and free GPUs, and the graphs whose "
+        "pods hold them, then the totals and the pods that want GPUs but have no node yet.",
+    ),
+    "completion": (
+        "kubectl_dgd.cli.completion:completion",
+        "Print the completion script of SHELL, for running kubectl-dgd directly.",
+    ),
 }
 
 
@@ -85,18 +140,30 @@ class LazyGroup(SuggestingGroup):
         return sorted(name for name in COMMANDS if _available(name))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None or not _available(cmd_name):
+        if cmd_name not in COMMANDS or not _available(cmd_name):
             return None
-        module_name, attr = target.split(":")
+        module_name, attr = COMMANDS[cmd_name][0].split(":")
         command = getattr(importlib.import_module(module_name), attr)
         assert isinstance(command, click.Command)
         gcpolicy.running()
         return command
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, from the table's summaries instead of each command's module."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)  # as click's
+        rows = [
+            (name, click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit))
+            for name in names
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
 
 def _available(name: str) -> bool:
-    module_name = COMMANDS[name].split(":")[0]
+    module_name = COMMANDS[name][0].split(":")[0]
     return importlib.util.find_spec(module_name) is not None
 
 

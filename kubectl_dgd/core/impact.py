@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.graph import (
@@ -37,8 +37,9 @@ from kubectl_dgd.core.health import phase_health
 from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.profile import Profile, decide_provider
 from kubectl_dgd.core.runtime_version import resolved_runtime_version
-from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.core.validate.pipeline import validate_object
+
+if TYPE_CHECKING:
+    from kubectl_dgd.core.validate.crd import CrdSchemas
 
 ImpactKind = Literal[
     "rejected",
@@ -159,6 +160,9 @@ def predict_impact(
     profile: Profile,
 ) -> Impact:
     """The predicted effect of applying ``new`` over ``live`` (None: the graph is created)."""
+    # The validation pipeline loads here: the status views import this module for Impact only.
+    from kubectl_dgd.core.validate.pipeline import validate_object
+
     findings = validate_object(new, schemas, profile, old=live)
     rejected = [f for f in findings if f.severity == "error" and f.layer != "lint"]
     if live is None:

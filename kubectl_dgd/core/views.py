@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from kubectl_dgd.core.impact import Impact
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
 
 if TYPE_CHECKING:
+    from kubectl_dgd.core.impact import Impact
     from kubectl_dgd.core.listing import GraphRow
     from kubectl_dgd.core.render import RenderedObject
     from kubectl_dgd.core.status import StatusView
@@ -209,13 +209,20 @@ class FieldChange:
         return {"change": self.change, "path": self.path, "old": self.old, "new": self.new}
 
 
+def _no_impact() -> Impact:
+    # Imported here: the status, list and render views never load the diff's impact rules.
+    from kubectl_dgd.core.impact import Impact
+
+    return Impact()
+
+
 @dataclass
 class GraphDiff:
     name: str
     namespace: str
     exists: bool
     changes: list[FieldChange] = field(default_factory=list)
-    impact: Impact = field(default_factory=Impact)
+    impact: Impact = field(default_factory=_no_impact)
 
     @property
     def differs(self) -> bool:

@@ -7,7 +7,6 @@ from typing import Any
 
 from kubectl_dgd.core.status import StatusView, build_status_view
 from kubectl_dgd.core.views import StatusList
-from kubectl_dgd.usecases.validate import graphs_in_file
 
 
 def status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusView:
@@ -17,4 +16,6 @@ def status_view(obj: dict[str, Any], now: datetime, source: str = "") -> StatusV
 
 def status_of_file(path: str, now: datetime, name: str | None = None) -> StatusList:
     """The view of every graph of the file (``name``: only that one)."""
+    from kubectl_dgd.usecases.validate import graphs_in_file  # the file reader: not for a live view
+
     return StatusList([status_view(obj, now, path) for obj in graphs_in_file(path, name)])

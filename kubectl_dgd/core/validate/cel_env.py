@@ -25,6 +25,8 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any, ClassVar
 
+from kubectl_dgd.core.deferred import defer
+
 # Functions the library itself provides (checked one by one in the tests).
 NATIVE_FUNCTIONS = frozenset(
     {
@@ -314,6 +316,9 @@ def library() -> ModuleType:
     if "cel" in _LOADED:
         return _LOADED["cel"]
     module: ModuleType | None = None
+    # The extension imports logging (its Rust log bridge) and uses it only when a message is
+    # logged, which checking a graph never does: the module loads then, not at every start-up.
+    defer("logging")
     try:
         spec = importlib.util.find_spec("cel")
         locations = list(spec.submodule_search_locations or []) if spec else []

@@ -1,0 +1,192 @@
+"""The parts of the official ``kubernetes`` client a live command uses, without the rest of it.
+
+``import kubernetes`` runs ``kubernetes/__init__.py``, which imports every sub-package: the API
+classes and models (and pydantic for them), the dynamic client, watch, stream, leader election,
+and the kubeconfig loader's OIDC stack (requests, oauthlib) and PyYAML: about 200 ms, two
+thirds of a ``status NAME``. A live command needs five modules of the package:
+``client.configuration`` (the Configuration object), ``client.rest`` (the urllib3 transport),
+``client.exceptions``, and ``config.kube_config`` / ``config.incluster_config`` (tokens, token
+files, client certificates, basic auth, OIDC, in-cluster service accounts; exec plugins are run
+by ``credentials`` first). They are loaded as the package has them, with two indirections:
+
+- The package modules on their way (``kubernetes``, ``kubernetes.client``, ``kubernetes.config``,
+  ``kubernetes.utils``) go into ``sys.modules`` deferred (``core.deferred``): the real module
+  objects, with their ``__path__`` and spec, whose ``__init__`` runs in place at the first name
+  asked of them that is not yet there. Code that later uses the package in full (a test, a
+  plugin in the same process) sees the same modules; only the cost moves to that moment.
+- ``config.kube_config`` imports, at its top, names it uses only to refresh an OIDC token or to
+  read and write kubeconfig files (``ApiClient``, ``OAuth2Session``, ``oauthlib``, ``yaml``;
+  our kubeconfig adapter hands it a dict). Its own import statements get stand-ins for those
+  that import the real object at first use (`_Deferred`); nothing else sees them.
+
+If any of these modules is already in ``sys.modules`` (the whole package imported first), that
+module is used as it is.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import importlib.util
+import re
+import sys
+import threading
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from kubectl_dgd.core.deferred import defer, is_deferred
+
+_PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
+_LOCK = threading.RLock()  # a worker thread may open the first connection
+
+
+class _Deferred:
+    """Stands for an object ``kube_config`` imports: the real one is imported at first use."""
+
+    def __init__(self, module: str, attribute: str = "", bound: str = "") -> None:
+        self._module, self._attribute, self._bound = module, attribute, bound
+
+    def _target(self) -> Any:
+        module = importlib.import_module(self._module)
+        if self._attribute:
+            return getattr(module, self._attribute)
+        return sys.modules[self._bound] if self._bound else module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target(), name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._target()(*args, **kwargs)
+
+
+# What kube_config's import statements get instead of the real thing: module -> names.
+_OIDC_AND_FILES = {
+    "yaml": (),
+    "oauthlib.oauth2": (),
+    "requests_oauthlib": ("OAuth2Session",),
+    "kubernetes.client": ("ApiClient",),
+}
+
+
+def _kube_config_import(
+    name: str,
+    globals_: Any = None,
+    locals_: Any = None,
+    fromlist: Any = (),
+    level: int = 0,
+) -> Any:
+    deferred = _OIDC_AND_FILES.get(name) if level == 0 else None
+    if deferred is None:
+        return builtins.__import__(name, globals_, locals_, fromlist, level)
+    if not fromlist:  # `import a.b` binds `a`, with `a.b` imported
+        return _Deferred(name, bound=name.partition(".")[0])
+    names = {n: _Deferred(name, n) for n in fromlist if n in deferred}
+    if len(names) < len(fromlist):  # e.g. Configuration: the real one, already loaded
+        real = importlib.import_module(name)
+        names.update({n: getattr(real, n) for n in fromlist if n not in names})
+    return types.SimpleNamespace(**names)
+
+
+def _load_kube_config() -> types.ModuleType:
+    name = "kubernetes.config.kube_config"
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module {name}")
+    module = importlib.util.module_from_spec(spec)
+    # The module's own import statements look up __import__ in its builtins.
+    module.__builtins__ = {**builtins.__dict__, "__import__": _kube_config_import}  # type: ignore[attr-defined]
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    setattr(sys.modules["kubernetes.config"], "kube_config", module)  # noqa: B010 - for mypy
+    return module
+
+
+@dataclass(frozen=True)
+class Kube:
+    """The classes and functions of the client that the adapters use."""
+
+    Configuration: Any
+    RESTClientObject: Any
+    ApiException: Any
+    ConfigException: Any
+    KubeConfigLoader: Any
+    load_incluster_config: Any
+
+
+_LOADED: list[Kube] = []
+
+
+def kube() -> Kube:
+    """Load (once) and return the parts of ``kubernetes`` a live command uses."""
+    with _LOCK:
+        if not _LOADED:
+            for package in _PACKAGES:
+                defer(package)
+            configuration = importlib.import_module("kubernetes.client.configuration")
+            client = sys.modules["kubernetes.client"]
+            if is_deferred(client):  # what the loaders import from it
+                setattr(client, "Configuration", configuration.Configuration)  # noqa: B010
+            rest = importlib.import_module("kubernetes.client.rest")
+            exceptions = importlib.import_module("kubernetes.client.exceptions")
+            config_exception = importlib.import_module("kubernetes.config.config_exception")
+            kube_config = _load_kube_config()
+            incluster = importlib.import_module("kubernetes.config.incluster_config")
+            _LOADED.append(
+                Kube(
+                    configuration.Configuration,
+                    rest.RESTClientObject,
+                    exceptions.ApiException,
+                    config_exception.ConfigException,
+                    kube_config.KubeConfigLoader,
+                    incluster.load_incluster_config,
+                )
+            )
+        return _LOADED[0]
+
+
+def user_agent(configuration: Any) -> str:
+    """The User-Agent the client's ApiClient sends (``OpenAPI-Generator/<version>/python``),
+    its version read from the configuration's debug report rather than the package."""
+    found = re.search(r"SDK Package Version: (\S+)", configuration.to_debug_report())
+    if found:
+        version = found.group(1)
+    else:  # pragma: no cover - every release so far has the line
+        from importlib.metadata import version as installed
+
+        version = installed("kubernetes")
+    return f"OpenAPI-Generator/{version}/python"
+
+
+class Transport:
+    """One cluster's requests over the client's RESTClientObject (urllib3), with what the
+    ApiClient added to each: its User-Agent, the bearer token (or basic credentials) of the
+    configuration, asked for per request so that its refresh hook runs, and the host."""
+
+    def __init__(self, configuration: Any) -> None:
+        self.configuration = configuration
+        self.rest = kube().RESTClientObject(configuration)
+        self.user_agent = user_agent(configuration)
+
+    def url(self, path: str) -> str:
+        return str(self.configuration.host) + path
+
+    def headers(self, headers: dict[str, str]) -> dict[str, str]:
+        out = {**headers, "User-Agent": self.user_agent}
+        bearer = self.configuration.auth_settings().get("BearerToken")
+        if bearer and bearer.get("in") == "header":
+            out[bearer["key"]] = bearer["value"]
+        return out
+
+    def request(self, method: str, url: str, headers: Any, body: Any, timeout: Any) -> Any:
+        """The RESTResponse (its ``.response`` is the urllib3 response, unread)."""
+        return self.rest.request(
+            method, url, headers=headers, body=body, post_params=None, _request_timeout=timeout
+        )

@@ -1,0 +1,218 @@
+"""adapters/kubeclient.py: a live command loads five modules of the ``kubernetes`` package, not
+its ``__init__`` (every API class and model, pydantic, the OIDC stack, PyYAML); what it sends is
+what the client's ApiClient sent; OIDC still works through the deferred names; and the whole
+package stays usable in the same process afterwards."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.apiserver.server import ApiServer
+from tests.cluster.conftest import NS, dgd, graph
+
+ROOT = Path(__file__).resolve().parents[2]
+# Never loaded by `status NAME` (each is tens of milliseconds of start-up).
+NOT_LOADED = (
+    "kubernetes.client.api_client",
+    "kubernetes.client.models",
+    "kubernetes.client.api",
+    "kubernetes.watch",
+    "kubernetes.dynamic",
+    "kubernetes.stream",
+    "kubernetes.utils.create_from_yaml",
+    "pydantic",
+    "yaml",
+    "requests",
+    "oauthlib",
+    "requests_oauthlib",
+    "deepdiff",
+)
+
+# Runs kubectl-dgd's main() with argv in this interpreter, then (AFTER=1) uses the whole
+# package as a program that imports it would, and reports what was loaded.
+PROBE = """
+import json, os, sys
+report, *argv = sys.argv[1:]
+sys.argv = ["kubectl-dgd", *argv]
+code = 0
+try:
+    from kubectl_dgd.cli.main import main
+    main()
+except SystemExit as exc:
+    code = exc.code
+loaded = sorted(sys.modules)
+deferred = type(sys.modules["kubernetes"]).__name__
+after = {}
+if os.environ.get("AFTER"):
+    import kubernetes
+    from kubernetes import client, config, watch
+    from kubernetes.client.api_client import ApiClient
+    api = client.CustomObjectsApi(config.new_client_from_config(os.environ["KUBECONFIG"]))
+    got = api.get_namespaced_custom_object(
+        "nvidia.com", "v1beta1", "dynamo", "dynamographdeployments", "my-graph"
+    )
+    after = {
+        "version": kubernetes.__version__,
+        "name": got["metadata"]["name"],
+        "api_client_is_real": client.ApiClient is ApiClient,
+        "core": client.CoreV1Api.__name__,
+        "watch": watch.Watch.__name__,
+    }
+with open(report, "w") as fh:
+    json.dump({"code": code, "modules": loaded, "deferred": deferred, "after": after}, fh)
+"""
+
+
+def probe(server: ApiServer, tmp_path: Path, *argv: str, after: bool = False) -> dict[str, Any]:
+    assert server.kubeconfig is not None
+    report = tmp_path / "report.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KUBECONFIG", "PYTHON"))}
+    env.update({"PYTHONPATH": str(ROOT), "KUBECONFIG": str(server.kubeconfig), "NO_COLOR": "1"})
+    if after:
+        env["AFTER"] = "1"
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(report), *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert report.exists(), proc.stderr
+    result: dict[str, Any] = json.loads(report.read_text())
+    result["stdout"], result["stderr"] = proc.stdout, proc.stderr
+    return result
+
+
+@pytest.fixture
+def seeded(apiserver: ApiServer) -> ApiServer:
+    apiserver.seed(graph())
+    return apiserver
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["status", "my-graph"], id="status"),
+        pytest.param(["list"], id="list"),
+        pytest.param(["status", "my-graph", "--events"], id="status-events"),
+    ],
+)
+def test_a_live_command_loads_only_the_client_parts_it_uses(
+    seeded: ApiServer, tmp_path: Path, argv: list[str]
+) -> None:
+    result = probe(seeded, tmp_path, *argv)
+    assert result["code"] == 0, result["stderr"]
+    assert "my-graph" in result["stdout"]
+    modules = set(result["modules"])
+    assert "kubernetes.client.rest" in modules  # it did talk to the server through the client
+    assert "kubernetes.config.kube_config" in modules
+    loaded = sorted(m for m in NOT_LOADED if m in modules)
+    assert loaded == []
+    assert result["deferred"] == "DeferredModule"  # kubernetes/__init__.py has not run
+
+
+def test_the_whole_package_works_after_a_live_command(seeded: ApiServer, tmp_path: Path) -> None:
+    """A program that imports ``kubernetes`` after our adapters gets the whole package: the
+    deferred ``__init__`` modules run in place, the kubeconfig loader reads a file (PyYAML) and
+    builds an ApiClient (both deferred names), and the API classes work."""
+    result = probe(seeded, tmp_path, "status", "my-graph", after=True)
+    assert result["code"] == 0, result["stderr"]
+    after = result["after"]
+    assert after["name"] == "my-graph"
+    assert after["api_client_is_real"] is True
+    assert (after["core"], after["watch"]) == ("CoreV1Api", "Watch")
+    assert after["version"]
+
+
+def test_requests_carry_what_the_api_client_sent(seeded: ApiServer) -> None:
+    """User-Agent, bearer token and URL are those of the client's own ApiClient.param_serialize
+    (the code path before kubeclient) for the same configuration."""
+    from kubernetes.client import ApiClient
+
+    from kubectl_dgd.adapters.kubeclient import Transport, kube
+
+    configuration = kube().Configuration()
+    configuration.host = seeded.url
+    configuration.api_key["BearerToken"] = "t0ken"
+    configuration.api_key_prefix["BearerToken"] = "Bearer"
+    theirs = ApiClient(configuration)
+    sent = {"Accept": "application/json", "Content-Type": "application/json"}
+    _, url, headers, body, _ = theirs.param_serialize(
+        "PATCH",
+        "/api/v1/x",
+        header_params=dict(sent),
+        body={"a": [1]},
+        auth_settings=["BearerToken"],
+    )
+    ours = Transport(configuration)
+    assert ours.headers(dict(sent)) == headers
+    assert ours.url("/api/v1/x") == url
+    assert body == {"a": [1]}  # passed on as it is, as ours is
+    assert ours.user_agent == theirs.user_agent
+
+
+def _jwt(expires: float) -> str:
+    def part(data: dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': 'none'})}.{part({'exp': int(expires), 'sub': 'me'})}.c2ln"
+
+
+@pytest.fixture
+def oidc_server(tmp_path: Path) -> Iterator[ApiServer]:
+    """A server whose bearer token is an OIDC id-token that expired a minute ago."""
+    token = _jwt(time.time() - 60)
+    server = ApiServer(token=token).start()
+    server.install_crd()
+    server.store.ensure_namespace(NS)
+    server.seed(graph())
+    path = server.write_kubeconfig(tmp_path / "kubeconfig", namespace=NS)
+    config = yaml.safe_load(path.read_text())
+    provider = {
+        "name": "oidc",
+        "config": {
+            "id-token": token,
+            "refresh-token": "r",
+            "client-id": "kubectl-dgd",
+            "client-secret": "s",
+            # the refresh asks the issuer's discovery document first: here, our test server
+            "idp-issuer-url": server.url,
+        },
+    }
+    config["users"][0]["user"] = {"auth-provider": provider}
+    path.write_text(yaml.safe_dump(config))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# The client asks an issuer without a CA unverified (its own choice): urllib3 warns.
+@pytest.mark.filterwarnings("ignore:Unverified HTTPS request")
+def test_an_oidc_refresh_goes_through_the_deferred_api_client(oidc_server: ApiServer) -> None:
+    """The expired id-token makes the client's loader try a refresh with its ApiClient (one of
+    the deferred names): it asks the issuer for its discovery document, is refused (no such
+    document here), keeps the token, and the request is sent with it, as before kubeclient."""
+    oidc_server.clear_log()
+    result = dgd(oidc_server, "status", "my-graph", "-o", "name")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "dynamographdeployment.nvidia.com/my-graph"
+    log = oidc_server.requests(include_discovery=True)
+    assert [r.path for r in log] == [
+        "/.well-known/openid-configuration",  # the refresh's first step, over the ApiClient
+        f"/apis/nvidia.com/v1beta1/namespaces/{NS}/dynamographdeployments/my-graph",
+    ]
+    assert log[0].header_values("Authorization") == []  # the issuer gets no token
+    assert log[1].header_values("Authorization") == [f"Bearer {oidc_server.token}"]
