@@ -61,8 +61,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "diff": (
         "kubectl_dgd.cli.diff:diff",
-        "Compare local graphs with the live ones (same name and namespace) and predict the "
-        "impact.",
+        "Compare local graphs with the live ones (same name and namespace) and predict the impact.",
     ),
     "tree": (
         "kubectl_dgd.cli.tree:tree",
