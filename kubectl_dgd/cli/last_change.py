@@ -53,8 +53,11 @@ class LastChange:
             self.stream.write(text + last_change_line(self.changed, self.changed) + "\n")
             self.stream.flush()
         if self.refresh > 0 and self.timer is None:
-            self.timer = threading.Thread(target=self._tick, daemon=True)
-            self.timer.start()
+            # Kept only once started: a Ctrl-C in between must not leave close() an unstarted
+            # thread to join (a daemon started but not kept ends on ``stopped`` anyway).
+            timer = threading.Thread(target=self._tick, daemon=True)
+            timer.start()
+            self.timer = timer
 
     def _tick(self) -> None:
         while not self.stopped.wait(self.refresh):
@@ -70,7 +73,7 @@ class LastChange:
 
     def close(self) -> None:
         self.stopped.set()
-        if self.timer is not None:
+        if self.timer is not None and self.timer.is_alive():
             self.timer.join(timeout=1)
 
     def __enter__(self) -> LastChange:

@@ -294,9 +294,9 @@ def test_status_watch_redraws_in_place_on_a_terminal(apiserver: ApiServer) -> No
             seen += os.read(leader, 65536)
         assert seen.startswith(b"\x1b[H\x1b[2J")  # clear and home before each view
     finally:
-        _interrupt(proc)
+        _, err = _interrupt(proc)
         os.close(leader)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
 
 
 def test_rollout_explain_of_a_malformed_graph_is_one_line_exit_2(apiserver: ApiServer) -> None:
