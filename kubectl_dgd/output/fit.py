@@ -20,19 +20,29 @@ MIN_WIDTH = 40
 _ESCAPED = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|t)")
 
 
-def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> list[str]:
+def wrap(
+    text: str,
+    width: int,
+    first: str = "",
+    rest: str | None = None,
+    *,
+    break_words: bool = False,
+) -> list[str]:
     """``text`` as lines of at most ``width`` columns, broken only between words; ``first``
-    starts the first line, ``rest`` (default: as many spaces) the others."""
+    starts the first line, ``rest`` (default: as many spaces) the others. Text with escaped
+    control characters stays on one line (a break of ours must not pass for one of its own),
+    unless ``break_words``: for quoted lines that must fit (a container's log, under its
+    heading), which are cut inside a word when it is longer than the width too."""
     if rest is None:
         rest = " " * len(first)
-    if _ESCAPED.search(text):
+    if _ESCAPED.search(text) and not break_words:
         return [first + text]
     lines = textwrap.wrap(
         text,
         max(width, MIN_WIDTH),
         initial_indent=first,
         subsequent_indent=rest,
-        break_long_words=False,
+        break_long_words=break_words,
         break_on_hyphens=False,
     )
     return lines or [first.rstrip()]

@@ -8,9 +8,9 @@ continued deeper when they do not fit.
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
+from kubectl_dgd.output.fit import wrap
 from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.style import Color
 
@@ -21,14 +21,8 @@ INDENT = "   "
 
 
 def _wrap(text: str, width: int, first: str = INDENT, rest: str = INDENT) -> list[str]:
-    return textwrap.wrap(
-        text,
-        width=max(width, len(first) + 20),
-        initial_indent=first,
-        subsequent_indent=rest,
-        break_long_words=True,
-        break_on_hyphens=False,
-    )
+    # break_words: a finding quotes what it found (a log line, an image name) and must fit
+    return wrap(text, width, first, rest, break_words=True)
 
 
 def _summary(report: WhyReport) -> str:
