@@ -491,38 +491,11 @@ class Cluster:
 
         The stream ends when the server closes it (``timeoutSeconds``); the caller re-watches.
         """
-        query = {
-            "watch": "true",
-            "fieldSelector": f"metadata.name={check_name(name)}",
-            "resourceVersion": resource_version,
-            "allowWatchBookmarks": "true",
-        }
-        read_timeout = None
-        if timeout is not None:
-            query["timeoutSeconds"] = str(max(1, int(timeout + 0.999)))
-            read_timeout = timeout + 5  # the server ends the stream first; this catches a hang
+        query = {"fieldSelector": f"metadata.name={check_name(name)}"}
         target = Target("watch", name=name, namespace=namespace)
-        raw = self._open(
-            "GET", self._collection(namespace), target, query=query, timeout=read_timeout
-        )
-        try:
-            for line in _lines(raw, MAX_EVENT_BYTES):
-                kind, obj = _event(line)
-                if kind == "ERROR":
-                    code = obj.get("code")
-                    status = code if isinstance(code, int) and 400 <= code <= 599 else 500
-                    body = json.dumps(obj).encode()
-                    raise api_error(
-                        status, str(obj.get("reason", "")), body, target, self.resolved.server
-                    )
-                if (obj.get("metadata") or {}).get("name", name) == name:
-                    yield kind, obj
-        except Exception as err:
-            if _is_transport(err):
-                raise transport_error(err, self.resolved.server, read_timeout) from err
-            raise
-        finally:
-            raw.release_conn()
+        for kind, obj in self._watch(namespace, resource_version, query, target, timeout):
+            if (obj.get("metadata") or {}).get("name", name) == name:
+                yield kind, obj
 
     def watch_list(
         self,
@@ -535,8 +508,22 @@ class Cluster:
         """A watch stream of the graphs of a namespace (None: all) from ``resource_version``,
         as ``kubectl get -w``: (type, object) per event, BOOKMARKs included. The stream ends
         when the server closes it (``timeoutSeconds``); the caller re-watches."""
+        target = Target("watch", namespace=namespace or "")
+        query = _selectors(selector, fields)
+        yield from self._watch(namespace, resource_version, query, target, timeout)
+
+    def _watch(
+        self,
+        namespace: str | None,
+        resource_version: str,
+        query: dict[str, str],
+        target: Target,
+        timeout: float | None,
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The events of one watch of the graphs' collection; an ERROR event is raised as the
+        API error it carries."""
         query = {
-            **_selectors(selector, fields),
+            **query,
             "watch": "true",
             "resourceVersion": resource_version,
             "allowWatchBookmarks": "true",
@@ -544,8 +531,7 @@ class Cluster:
         read_timeout = None
         if timeout is not None:
             query["timeoutSeconds"] = str(max(1, int(timeout + 0.999)))
-            read_timeout = timeout + 5
-        target = Target("watch", namespace=namespace or "")
+            read_timeout = timeout + 5  # the server ends the stream first; this catches a hang
         raw = self._open(
             "GET", self._collection(namespace), target, query=query, timeout=read_timeout
         )
