@@ -64,7 +64,9 @@ def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Buil
     """Each document of ``text`` as built data; raises Unusual (possibly after yielding some)."""
     from ruamel.yaml import events as ev
 
-    loader = loader_class(io.StringIO(text))
+    # The text itself, not a StringIO: the parser then reads one UTF-8 copy of it, where a
+    # StringIO holds four bytes a character.
+    loader = loader_class(text)
     try:
         get = loader.get_event
         get()  # the stream's start

@@ -215,6 +215,15 @@ def load_file(path: str) -> list[Document]:
     return parse_manifest(decode(read_bytes(path), path), path)
 
 
+def iter_file(path: str) -> Iterator[Document]:
+    """A file's documents one at a time (YAML; a JSON file is one document, read whole)."""
+    text = decode(read_bytes(path), path)
+    if path.endswith(".json"):
+        yield from parse_manifest(text, path)
+    else:
+        yield from iter_text(text, path)
+
+
 def parse_manifest(text: str, path: str) -> list[Document]:
     """The documents of a file's text: JSON rules for ``.json`` files, YAML otherwise."""
     if path.endswith(".json"):
