@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_dgd.adapters.crdfile import bundled_schemas
+from kubectl_dgd.adapters import yamlload
 from kubectl_dgd.adapters.yamlload import Document
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.usecases import validate
@@ -33,7 +34,7 @@ def test_each_document_is_checked_before_the_next_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     events: list[str] = []
-    real = validate.iter_file
+    real = yamlload.iter_file
 
     def reading(path: str) -> Iterator[Document]:
         for doc in real(path):
