@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_dgd.adapters.crdfile import bundled_schemas
 from kubectl_dgd.adapters import yamlload
+from kubectl_dgd.adapters.crdfile import bundled_schemas
 from kubectl_dgd.adapters.yamlload import Document
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.usecases import validate
