@@ -12,7 +12,8 @@
    loop), the bare event streams of ruamel's and PyYAML's C parsers, and the node composers.
 3. Memory (subprocesses): peak RSS of ``kubectl-dgd validate`` on the 5000-graph stream
    (target <= 100 MiB), with the CLI's garbage-collector settings and with Python's defaults,
-   which is what those settings cost.
+   which is what those settings cost; and of ``render -f`` on the 1000- and 5000-graph
+   streams (flat when the output streams).
 
 Run alone: ``.venv/bin/python bench/run.py core``.
 """
@@ -368,11 +369,22 @@ def memory() -> list[Row]:
         default, default_s = _peak_rss_mib(
             [sys.executable, "-c", DEFAULT_GC, "validate", str(stream)]
         )
+        small = Path(tmp) / "small.yaml"
+        small.write_text(graph_stream(SMALL))
+        rendered = {
+            n: _peak_rss_mib(_kubectl_dgd("render", "-f", str(p)))
+            for n, p in ((SMALL, small), (LARGE, stream))
+        }
     return [
         target(f"peak RSS, kubectl-dgd validate one {LARGE}-graph stream", tuned, 100, " MiB"),
         (
             "  the same with Python's default GC settings (cost of the CLI's settings)",
             f"{default:.0f} MiB; wall {tuned_s:.1f} s tuned vs {default_s:.1f} s default (one run)",
+        ),
+        (
+            f"peak RSS, kubectl-dgd render -f one {SMALL}- and one {LARGE}-graph stream",
+            f"{rendered[SMALL][0]:.0f} MiB and {rendered[LARGE][0]:.0f} MiB "
+            f"(wall {rendered[SMALL][1]:.1f} s and {rendered[LARGE][1]:.1f} s; one run each)",
         ),
     ]
 
