@@ -1,7 +1,10 @@
 """Read manifest files into plain documents with a line for every field path.
 
-Fast and hostile-input safe: ruamel's C composer builds nodes (with marks); we construct plain
-Python values ourselves so that we can keep lines, refuse duplicate keys and bound alias expansion.
+Fast and hostile-input safe. Plain manifests are built straight from the events of ruamel's C
+parser (``adapters.yamlevents``, one loop for values and lines); anything else (anchors, tags,
+merge keys, odd keys, malformed input) goes the node path here: ruamel's C composer builds
+nodes (with marks) and we construct plain Python values ourselves, so that we can keep lines,
+refuse duplicate keys and bound alias expansion. Documents come one at a time (``iter_text``).
 Round-trip (comment-preserving) loading lives in ``adapters.files`` and is used only to edit.
 """
 
