@@ -5,12 +5,15 @@
    (<= 1.3x), each against ``python -c "import click, pydantic, ruamel.yaml"``; then the
    slowest imports of validate (``-X importtime``, min over the runs).
 2. Throughput (in-process, min of RUNS): validating the 1000-graph stream against PyYAML's
-   ``CSafeLoader`` parsing the same text (target <= 1.5x); the 5000-graph stream for the
-   scaling exponent; where the time goes, stage by stage; and what a faster YAML front end
-   would buy (PyYAML's C composer, nodes with line marks, against ruamel's).
+   ``CSafeLoader`` parsing the same text (target <= 1.5x; wall time, and CPU time beside it,
+   which the other processes of a shared machine disturb less); the 5000-graph stream for the
+   scaling exponent; where the time goes, stage by stage; and the YAML front ends measured
+   side by side: our reader (the C parser's events built into values and line maps in one
+   loop), the bare event streams of ruamel's and PyYAML's C parsers, and the node composers.
 3. Memory (subprocesses): peak RSS of ``kubectl-dgd validate`` on the 5000-graph stream
    (target <= 100 MiB), with the CLI's garbage-collector settings and with Python's defaults,
-   which is what those settings cost.
+   which is what those settings cost; and of ``render -f`` on the 1000- and 5000-graph
+   streams (flat when the output streams).
 
 Run alone: ``.venv/bin/python bench/run.py core``.
 """
@@ -18,7 +21,6 @@ Run alone: ``.venv/bin/python bench/run.py core``.
 from __future__ import annotations
 
 import io
-import os
 import re
 import subprocess
 import sys
@@ -129,7 +131,7 @@ def _pyyaml_c_compose(text: str) -> int:
 
 
 def _ruamel_c_compose(text: str) -> int:
-    """ruamel's C composer, as ``adapters.yamlload`` drives it (nodes only, no conversion)."""
+    """ruamel's C composer, as ``adapters.yamlload``'s node path drives it (nodes only)."""
     from ruamel.yaml.cyaml import CSafeLoader
 
     loader = CSafeLoader(io.StringIO(text))
@@ -140,6 +142,39 @@ def _ruamel_c_compose(text: str) -> int:
     return count
 
 
+def _ruamel_c_events(text: str) -> int:
+    """ruamel's C parser's events alone: the floor of our reader, which builds from them."""
+    from ruamel.yaml.cyaml import CSafeLoader
+    from ruamel.yaml.events import StreamEndEvent
+
+    loader = CSafeLoader(text)
+    count = 0
+    while type(loader.get_event()) is not StreamEndEvent:
+        count += 1
+    loader.dispose()
+    return count
+
+
+def _pyyaml_c_events(text: str) -> int:
+    """PyYAML's C parser's events alone (with marks): the other candidate front end."""
+    import yaml
+
+    parser = yaml.CSafeLoader(text)
+    count = 0
+    while parser.check_event():
+        parser.get_event()
+        count += 1
+    parser.dispose()
+    return count
+
+
+def _our_reader(text: str) -> int:
+    """``adapters.yamlload``: documents with their values and line maps (no layers)."""
+    from kubectl_dgd.adapters.yamlload import iter_text
+
+    return sum(1 for _ in iter_text(text, "stream.yaml"))
+
+
 def _ruamel_c_load(text: str) -> int:
     from ruamel.yaml import YAML
 
@@ -147,22 +182,28 @@ def _ruamel_c_load(text: str) -> int:
 
 
 def _ours(text: str) -> tuple[int, int]:
+    """What ``validate`` does with one stream: documents read one at a time, each through
+    every layer, then dropped."""
     from kubectl_dgd.adapters.crdfile import bundled_schemas
-    from kubectl_dgd.adapters.yamlload import load_text
+    from kubectl_dgd.adapters.yamlload import iter_text
     from kubectl_dgd.core.profile import Profile
     from kubectl_dgd.usecases.validate import validate_documents
 
-    report = validate_documents(load_text(text, "stream.yaml"), bundled_schemas(), Profile())
+    report = validate_documents(iter_text(text, "stream.yaml"), bundled_schemas(), Profile())
     return report.summary.graphs, report.summary.valid
 
 
-def _timed_runs(funcs: dict[str, Callable[[], object]], runs: int) -> dict[str, list[float]]:
+def _timed_runs(
+    funcs: dict[str, Callable[[], object]],
+    runs: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {name: [] for name in funcs}
     for _ in range(runs):
         for name, func in funcs.items():
-            started = time.perf_counter()
+            started = clock()
             func()
-            times[name].append(time.perf_counter() - started)
+            times[name].append(clock() - started)
     return times
 
 
@@ -194,7 +235,7 @@ def breakdown(text: str) -> list[Row]:
 
     totals: dict[str, float] = {}
     stages = [
-        (yamlload, "load_text", "parse (ruamel C composer + line maps)"),
+        (yamlload, "load_text", "parse (C parser events -> values + line maps)"),
         (pipeline, "apply_defaults", "defaults (structural + mutating webhook)"),
         (schema, "check", "schema layer"),
         (cel, "check", "cel layer"),
@@ -206,7 +247,7 @@ def breakdown(text: str) -> list[Row]:
             if hasattr(owner, attr):
                 stack.enter_context(_timed(owner, attr, totals, label))
         started = time.perf_counter()
-        docs = yamlload.load_text(text, "stream.yaml")
+        docs = yamlload.load_text(text, "stream.yaml")  # parsed whole here, to be timed apart
         usecase.validate_documents(docs, bundled_schemas(), Profile())
         total = time.perf_counter() - started
     rows = [(f"  {label}", ms(totals.get(label, 0.0))) for _, _, label in stages]
@@ -218,24 +259,32 @@ def breakdown(text: str) -> list[Row]:
 def throughput() -> list[Row]:
     small, large = graph_stream(SMALL), graph_stream(LARGE)
     graphs, valid = _ours(small)  # warm: bundled schema, compiled CEL rules, caches
+    validate, floor = "validate (parse + every layer)", "PyYAML CSafeLoader load_all"
+    reader, events = "our reader (events -> values + line maps)", "ruamel C parser events alone"
     times = _timed_runs(
         {
-            "validate (parse + every layer)": lambda: _ours(small),
-            "PyYAML CSafeLoader load_all": lambda: _pyyaml_c(small),
+            validate: lambda: _ours(small),
+            floor: lambda: _pyyaml_c(small),
+            reader: lambda: _our_reader(small),
+            events: lambda: _ruamel_c_events(small),
+            "PyYAML C parser events alone": lambda: _pyyaml_c_events(small),
+            "ruamel C composer (nodes, marks)": lambda: _ruamel_c_compose(small),
             "PyYAML CSafeLoader compose_all (nodes, marks)": lambda: _pyyaml_c_compose(small),
-            "ruamel C composer (our front end today)": lambda: _ruamel_c_compose(small),
             "ruamel YAML(typ=safe) C load_all": lambda: _ruamel_c_load(small),
         },
         RUNS,
     )
+    cpu = _timed_runs(
+        {validate: lambda: _ours(small), floor: lambda: _pyyaml_c(small)}, RUNS, time.process_time
+    )
     big = _timed_runs(
-        {"validate": lambda: _ours(large), "PyYAML": lambda: _pyyaml_c(large)}, LARGE_RUNS
+        {"validate": lambda: _ours(large), "PyYAML": lambda: _pyyaml_c(large)},
+        LARGE_RUNS,
+        time.process_time,
     )
-    ours, pyyaml = (
-        min(times["validate (parse + every layer)"]),
-        min(times["PyYAML CSafeLoader load_all"]),
-    )
+    ours, pyyaml = min(times[validate]), min(times[floor])
     ours_big, pyyaml_big = min(big["validate"]), min(big["PyYAML"])
+    ours_cpu, pyyaml_cpu = min(cpu[validate]), min(cpu[floor])
     rows: list[Row] = [
         (
             f"stream: {SMALL} graphs x 5 components",
@@ -248,28 +297,33 @@ def throughput() -> list[Row]:
     )
     rows.append(
         (
-            f"{LARGE}: validate / PyYAML (min of {LARGE_RUNS})",
+            f"  the same in CPU time (process_time, min of {RUNS})",
+            f"{ms(ours_cpu)} / {ms(pyyaml_cpu)} = {ours_cpu / pyyaml_cpu:.2f}x",
+        )
+    )
+    rows.append(
+        (
+            f"{LARGE}: validate / PyYAML (CPU time, min of {LARGE_RUNS})",
             f"{ms(ours_big)} / {ms(pyyaml_big)} = {ours_big / pyyaml_big:.2f}x",
         )
     )
     rows.append(
         (
-            f"scaling exponent {SMALL} -> {LARGE} graphs (1.0 = linear)",
-            f"validate {exponent(SMALL, ours, LARGE, ours_big):.2f}, "
-            f"PyYAML {exponent(SMALL, pyyaml, LARGE, pyyaml_big):.2f}",
+            f"scaling exponent {SMALL} -> {LARGE} graphs, CPU time (1.0 = linear)",
+            f"validate {exponent(SMALL, ours_cpu, LARGE, ours_big):.2f}, "
+            f"PyYAML {exponent(SMALL, pyyaml_cpu, LARGE, pyyaml_big):.2f}",
         )
     )
-    compose_py = min(times["PyYAML CSafeLoader compose_all (nodes, marks)"])
-    compose_ruamel = min(times["ruamel C composer (our front end today)"])
-    stages = breakdown(small)
-    parse_ms = float(stages[0][1].removesuffix(" ms")) / 1000
+    read, parsed = min(times[reader]), min(times[events])
     rows.append(
         (
-            "front end: ruamel C composer + our Python builder (values, line map)",
-            f"{ms(compose_ruamel)} + {ms(parse_ms - compose_ruamel)} = {ms(parse_ms)}; "
-            f"PyYAML's C composer instead: {ms(compose_py)}",
+            "front end: ruamel C parser events + our one-loop builder (values, line map)",
+            f"{ms(parsed)} + {ms(read - parsed)} = {ms(read)} ({read / pyyaml:.2f}x of PyYAML); "
+            f"PyYAML's events instead: {ms(min(times['PyYAML C parser events alone']))}",
         )
     )
+    stages = breakdown(small)
+    parse_ms = float(stages[0][1].removesuffix(" ms")) / 1000
     rows.append(
         (
             "  validate / PyYAML if the parse cost nothing (the layers alone)",
@@ -284,13 +338,27 @@ def throughput() -> list[Row]:
 # --- memory ----------------------------------------------------------------------------------
 
 
+# Run by a fresh small interpreter: Linux carries the RSS of the process that execs into the
+# child's ru_maxrss (the exec'ing child shares or copies its parent's memory first), so a child
+# spawned by this benchmark, by then hundreds of MiB, would report this process's size.
+_PROBE = (
+    "import os, subprocess, sys, time; started = time.perf_counter(); "
+    "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+    "_, _, usage = os.wait4(p.pid, 0); print(usage.ru_maxrss, time.perf_counter() - started)"
+)
+
+
 def _peak_rss_mib(argv: list[str]) -> tuple[float, float]:
-    """Peak RSS (MiB) and wall seconds of one child; wait4 gives that child's own rusage."""
-    started = time.perf_counter()
-    with open(os.devnull, "wb") as devnull:
-        proc = subprocess.Popen(argv, stdout=devnull, stderr=devnull, env=child_env())
-        _, _, usage = os.wait4(proc.pid, 0)
-    return usage.ru_maxrss / 1024, time.perf_counter() - started
+    """Peak RSS (MiB) and wall seconds of one child, as its own rusage (wait4) gives them."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=child_env(),
+    )
+    kib, seconds = proc.stdout.split()
+    return int(kib) / 1024, float(seconds)
 
 
 def memory() -> list[Row]:
@@ -301,11 +369,22 @@ def memory() -> list[Row]:
         default, default_s = _peak_rss_mib(
             [sys.executable, "-c", DEFAULT_GC, "validate", str(stream)]
         )
+        small = Path(tmp) / "small.yaml"
+        small.write_text(graph_stream(SMALL))
+        rendered = {
+            n: _peak_rss_mib(_kubectl_dgd("render", "-f", str(p)))
+            for n, p in ((SMALL, small), (LARGE, stream))
+        }
     return [
         target(f"peak RSS, kubectl-dgd validate one {LARGE}-graph stream", tuned, 100, " MiB"),
         (
             "  the same with Python's default GC settings (cost of the CLI's settings)",
             f"{default:.0f} MiB; wall {tuned_s:.1f} s tuned vs {default_s:.1f} s default (one run)",
+        ),
+        (
+            f"peak RSS, kubectl-dgd render -f one {SMALL}- and one {LARGE}-graph stream",
+            f"{rendered[SMALL][0]:.0f} MiB and {rendered[LARGE][0]:.0f} MiB "
+            f"(wall {rendered[SMALL][1]:.1f} s and {rendered[LARGE][1]:.1f} s; one run each)",
         ),
     ]
 

@@ -1,7 +1,10 @@
 """Read manifest files into plain documents with a line for every field path.
 
-Fast and hostile-input safe: ruamel's C composer builds nodes (with marks); we construct plain
-Python values ourselves so that we can keep lines, refuse duplicate keys and bound alias expansion.
+Fast and hostile-input safe. Plain manifests are built straight from the events of ruamel's C
+parser (``adapters.yamlevents``, one loop for values and lines); anything else (anchors, tags,
+merge keys, odd keys, malformed input) goes the node path here: ruamel's C composer builds
+nodes (with marks) and we construct plain Python values ourselves, so that we can keep lines,
+refuse duplicate keys and bound alias expansion. Documents come one at a time (``iter_text``).
 Round-trip (comment-preserving) loading lives in ``adapters.files`` and is used only to edit.
 """
 
@@ -125,6 +128,32 @@ def decode(raw: bytes, source: str) -> str:
 
 def load_text(text: str, source: str) -> list[Document]:
     """Parse a YAML (or JSON) stream into documents; raise InputError naming file and line."""
+    return list(iter_text(text, source))
+
+
+def iter_text(text: str, source: str) -> Iterator[Document]:
+    """The documents of a stream, one at a time (a caller that drops each one once used holds
+    one document at a time); raises InputError, naming file and line, when it reaches a fault.
+
+    Built from the parser's events (``adapters.yamlevents``); from the first document that
+    needs more than plain mappings, sequences and scalars, on the node path below."""
+    from kubectl_dgd.adapters.yamlevents import Unusual, documents
+
+    position = 0
+    try:
+        for data, lines, line, end in documents(text, _loader_class(), _fast_resolver()):
+            yield Document(source, position, line, data, lines, end)
+            position += 1
+        return
+    except Unusual:
+        pass
+    yield from _node_documents(text, source, skip=position)
+
+
+def _node_documents(text: str, source: str, skip: int = 0) -> Iterator[Document]:
+    """Documents from composed nodes: every rule (aliases and their limits, merge keys, tags,
+    non-string keys) and every error message of malformed input. The first ``skip`` documents
+    are composed (the parser needs them) but not built."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
@@ -135,17 +164,15 @@ def load_text(text: str, source: str) -> list[Document]:
     except MarkedYAMLError:
         pass  # reported with its line by the composer below
     loader = _loader_class()(io.StringIO(text))
-    documents: list[Document] = []
     try:
         position = 0
         while loader.check_node():
             node = loader.get_node()
-            builder = _Builder(source, node)
-            data = builder.build(node, "", 0)
-            end = (node.end_mark.line, node.end_mark.column)
-            documents.append(
-                Document(source, position, node.start_mark.line + 1, data, builder.lines, end)
-            )
+            if position >= skip:
+                builder = _Builder(source, node)
+                data = builder.build(node, "", 0)
+                end = (node.end_mark.line, node.end_mark.column)
+                yield Document(source, position, node.start_mark.line + 1, data, builder.lines, end)
             position += 1
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
@@ -161,7 +188,13 @@ def load_text(text: str, source: str) -> list[Document]:
         raise InputError("document is nested too deeply", source) from None
     finally:
         loader.dispose()
-    return documents
+
+
+@functools.cache
+def _fast_resolver() -> Any:
+    from kubectl_dgd.adapters.yamlevents import Resolver
+
+    return Resolver(_loader_class(), _scalar)
 
 
 @functools.cache
@@ -183,6 +216,15 @@ def _loader_class() -> Any:
 
 def load_file(path: str) -> list[Document]:
     return parse_manifest(decode(read_bytes(path), path), path)
+
+
+def iter_file(path: str) -> Iterator[Document]:
+    """A file's documents one at a time (YAML; a JSON file is one document, read whole)."""
+    text = decode(read_bytes(path), path)
+    if path.endswith(".json"):
+        yield from parse_manifest(text, path)
+    else:
+        yield from iter_text(text, path)
 
 
 def parse_manifest(text: str, path: str) -> list[Document]:

@@ -66,4 +66,17 @@ def render(
         ),
         lws=lws,
     )
-    current_deps().print(render_paths(inputs, profile), output)
+    deps = current_deps()
+    if output != "yaml":
+        deps.print(render_paths(inputs, profile), output)
+        return
+    # The YAML stream is written graph by graph, not built whole; it reaches stdout once every
+    # graph has rendered, so a failing one still leaves stdout empty.
+    from kubectl_dgd.adapters.spool import TextSpool
+    from kubectl_dgd.output.render import render_yaml
+    from kubectl_dgd.usecases.render import rendered
+
+    with TextSpool() as spool:
+        for child in rendered(inputs, profile):
+            spool.write(render_yaml([child]))
+        spool.copy_to(deps.stdout)

@@ -14,9 +14,20 @@ def _escape(key: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", key)
 
 
+# Whether a key is an identifier, by key: the walks ask for the same few hundred keys millions
+# of times on a large stream (bounded: cleared when full).
+_PLAIN: dict[str, bool] = {}
+_PLAIN_MAX = 10_000
+
+
 def child(path: str, key: str) -> str:
     """The path of ``key`` below ``path``; keys that are not identifiers are bracketed, as the operator does."""
-    if _PLAIN_KEY.match(key):
+    plain = _PLAIN.get(key)
+    if plain is None:
+        if len(_PLAIN) >= _PLAIN_MAX:
+            _PLAIN.clear()
+        plain = _PLAIN[key] = _PLAIN_KEY.match(key) is not None
+    if plain:
         return f"{path}.{key}" if path else key
     return f"{path}[{_escape(key)}]"
 

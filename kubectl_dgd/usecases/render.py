@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from kubectl_dgd.adapters.yamlload import expand_paths, load_file
+from collections.abc import Iterable, Iterator
+
+from kubectl_dgd.adapters.yamlload import (
+    Document,
+    decode,
+    expand_paths,
+    iter_text,
+    parse_manifest,
+    read_bytes,
+)
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render import RenderedObject, render_graph
 from kubectl_dgd.core.views import RenderedList
@@ -10,13 +19,22 @@ from kubectl_dgd.errors import InputError
 from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.validate import refuse_unserved, unpack
 
+# A file this large is read twice: once for its faults, then document by document as its
+# graphs render, instead of holding all its documents at once.
+STREAM_FILE_CHARS = 1024 * 1024
+
 
 def render_paths(paths: list[str], profile: Profile) -> RenderedList:
     """Children of every DGD below ``paths``, in input order; other documents are ignored."""
-    objects: list[RenderedObject] = []
+    return RenderedList(list(rendered(paths, profile)))
+
+
+def rendered(paths: list[str], profile: Profile) -> Iterator[RenderedObject]:
+    """The children of ``render_paths`` one graph at a time; raises, at the same input and
+    with the same error, where ``render_paths`` would."""
     graphs = 0
     for path in expand_paths(paths):
-        for document in load_file(path):
+        for document in _documents(path):
             for obj, _, line in unpack(document):
                 refuse_unserved(obj, path, line)
                 if not is_dgd(obj):
@@ -24,7 +42,17 @@ def render_paths(paths: list[str], profile: Profile) -> RenderedList:
                 if not isinstance(obj.get("metadata"), dict) or not obj["metadata"].get("name"):
                     raise InputError("DynamoGraphDeployment without metadata.name", path, line)
                 graphs += 1
-                objects.extend(render_graph(obj, profile))
+                yield from render_graph(obj, profile)
     if not graphs:
         raise InputError("no DynamoGraphDeployment found", ", ".join(paths))
-    return RenderedList(objects)
+
+
+def _documents(path: str) -> Iterable[Document]:
+    """A file's documents, all read before its first graph renders (so a fault anywhere in it
+    comes first, as it always has); a large YAML file is checked whole, then streamed."""
+    text = decode(read_bytes(path), path)
+    if path.endswith(".json") or len(text) < STREAM_FILE_CHARS:
+        return parse_manifest(text, path)
+    for _ in iter_text(text, path):
+        pass  # its faults, before any of its graphs
+    return iter_text(text, path)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import fields
 from typing import Any
 
-from kubectl_dgd.adapters.yamlload import Document, expand_paths, load_file
+from kubectl_dgd.adapters.yamlload import Document, expand_paths, iter_file, load_file
 from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import line_for
@@ -50,7 +51,7 @@ SAVED_OBJECT_NOTE = (
 
 
 def validate_documents(
-    docs: list[Document],
+    docs: Iterable[Document],
     schemas: CrdSchemas,
     profile: Profile,
     old: dict[str, Any] | None = None,
@@ -136,11 +137,43 @@ def as_beta(obj: dict[str, Any]) -> dict[str, Any]:
 def validate_paths(
     paths: list[str], schemas: CrdSchemas, profile: Profile, old: dict[str, Any] | None = None
 ) -> ValidationReport:
-    """Validate every manifest below ``paths``; unreadable inputs are reported, the rest still checked."""
+    """Validate every manifest below ``paths``; unreadable inputs are reported, the rest still checked.
+
+    Documents stream through the layers one at a time and are dropped once checked, so memory
+    holds one document and the findings, whatever the size of a stream. A file that turns out
+    to be unreadable part-way is reported as unreadable, none of its documents counted, as if
+    it had been read whole first: its findings are kept apart until its end is reached.
+    """
     report = ValidationReport()
-    for docs in readable_files(paths, report):
-        validate_documents(docs, schemas, profile, old=old, report=report)
+    for path in expand_paths(paths):
+        reading = _Reading(path)
+        part = validate_documents(reading, schemas, profile, old=old, report=ValidationReport())
+        if reading.error is not None:
+            report.input_errors.append(reading.error)
+            report.summary.unreadable += 1
+            continue
+        report.items.extend(part.items)
+        for counter in fields(part.summary):
+            name = counter.name
+            setattr(
+                report.summary, name, getattr(report.summary, name) + getattr(part.summary, name)
+            )
     return report
+
+
+class _Reading:
+    """A file's documents as they are read; a reader's InputError ends them and is kept
+    (an InputError of the layers is not the reader's, and is not caught here)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.error: InputError | None = None
+
+    def __iter__(self) -> Iterator[Document]:
+        try:
+            yield from iter_file(self.path)
+        except InputError as err:
+            self.error = err
 
 
 def readable_files(paths: list[str], report: ValidationReport) -> Iterator[list[Document]]:

@@ -15,10 +15,13 @@ from typing import Any
 
 from kubectl_dgd.core.findings import Finding, Severity
 
+# json.dumps builds a new encoder on every call made with options; one made once prints the same.
+_QUOTE = json.JSONEncoder(ensure_ascii=False).encode
+
 
 def go_quote(value: str) -> str:
     """Go's ``%q`` for ordinary text (JSON string escaping is the same for what we print)."""
-    return json.dumps(value, ensure_ascii=False)
+    return _QUOTE(value)
 
 
 def go_value(value: Any) -> str:
@@ -32,7 +35,7 @@ def go_value(value: Any) -> str:
     if isinstance(value, float):
         return go_float(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _QUOTE(value)
     try:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
     except (ValueError, RecursionError):

@@ -628,33 +628,72 @@ def apply_structural_defaults(obj: Any, schema: dict[str, Any]) -> None:
         return
 
 
+class _DefaultPlan:
+    """What the defaults walk needs of one object schema, worked out once per node: visiting
+    every property of a large schema (a pod spec has dozens) for each object was most of the
+    walk's time, though an object names few of them."""
+
+    __slots__ = ("additional", "additional_below", "below", "defaults", "non_nullable", "props")
+
+    def __init__(self, schema: dict[str, Any], root: bool) -> None:
+        props = schema.get("properties")
+        self.props: dict[str, Any] = props if isinstance(props, dict) else {}
+        subs = {
+            key: sub
+            for key, sub in self.props.items()
+            if isinstance(sub, dict) and not (root and key == "metadata")
+        }
+        # In property order: the order in which missing defaults are added to an object.
+        self.defaults = [(k, sub["default"]) for k, sub in subs.items() if "default" in sub]
+        self.non_nullable = {k: sub for k, sub in subs.items() if sub.get("nullable") is not True}
+        self.below = [(k, sub) for k, sub in subs.items() if _defaults_below(sub)]
+        additional = schema.get("additionalProperties")
+        self.additional: dict[str, Any] | None = None
+        self.additional_below = False
+        if isinstance(additional, dict):
+            self.additional = additional
+            self.additional_below = _defaults_below(additional)
+
+
+_DEFAULT_PLANS: dict[tuple[int, bool], tuple[dict[str, Any], _DefaultPlan]] = {}
+
+
+def _default_plan(schema: dict[str, Any], root: bool) -> _DefaultPlan:
+    hit = _DEFAULT_PLANS.get((id(schema), root))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    plan = _DefaultPlan(schema, root)
+    _DEFAULT_PLANS[(id(schema), root)] = (schema, plan)
+    return plan
+
+
 def _default(v: Any, schema: dict[str, Any], root: bool = False) -> None:
     if not _defaults_below(schema):
         return
     if isinstance(v, dict):
-        props = schema.get("properties")
-        props = props if isinstance(props, dict) else {}
-        for key, sub in props.items():
-            if (root and key == "metadata") or not isinstance(sub, dict):
-                continue
-            current = v.get(key, _MISSING)
-            default = sub.get("default", _MISSING)
-            if current is None and sub.get("nullable") is not True:
-                if default is _MISSING:
-                    del v[key]
-                    continue
+        plan = _default_plan(schema, root)
+        props = plan.props
+        # A null that is not nullable takes the default, or is removed (in place: the key keeps
+        # its position); then missing properties with a default are added, in property order.
+        nulls = [k for k, item in v.items() if item is None and k in plan.non_nullable]
+        for key in nulls:
+            sub = plan.non_nullable[key]
+            if "default" in sub:
+                v[key] = copy.deepcopy(sub["default"])
+            else:
+                del v[key]
+        for key, default in plan.defaults:
+            if key not in v:
                 v[key] = copy.deepcopy(default)
-            elif current is _MISSING:
-                if default is _MISSING:
-                    continue
-                v[key] = copy.deepcopy(default)
-            _default(v[key], sub)
-        additional = schema.get("additionalProperties")
-        if isinstance(additional, dict) and additional.get("nullable") is not True:
+        for key, sub in plan.below:
+            if key in v:
+                _default(v[key], sub)
+        additional = plan.additional
+        if additional is not None and additional.get("nullable") is not True:
             for key in [k for k, item in v.items() if item is None and k not in props]:
                 if "default" not in additional:
                     del v[key]  # a null map value is pruned too (e.g. a v1alpha1 service: null)
-        if isinstance(additional, dict) and _defaults_below(additional):
+        if additional is not None and plan.additional_below:
             for key, item in v.items():
                 if key not in props:
                     _default(item, additional)
