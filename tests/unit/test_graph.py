@@ -141,3 +141,11 @@ def test_the_tolerant_read_takes_any_shape(path: tuple[str, ...], value: object)
     assert graph.name == ("vllm-disagg" if path != ("metadata",) else "")
     if path != ("spec", "components"):
         assert len(graph.components) == len(read_graph(saved("healthy")).components) > 0
+
+
+def test_a_type_that_is_not_a_string_is_no_worker() -> None:
+    # hypothesis found {"type": []}: a list is unhashable, and the frozenset lookup raised
+    from kubectl_dgd.core.graph.raw import is_worker
+
+    assert not is_worker({"type": []}) and not is_worker({"type": {"a": 1}})
+    assert is_worker({"type": "decode"})

@@ -34,7 +34,8 @@ def as_int(value: Any) -> int | None:
 
 def is_worker(component: dict[str, Any]) -> bool:
     """worker, prefill and decode: the components the worker hash covers."""
-    return component.get("type") in WORKER_TYPES
+    kind = component.get("type")
+    return isinstance(kind, str) and kind in WORKER_TYPES  # a list or map there is no type
 
 
 def node_count(component: dict[str, Any]) -> int:
