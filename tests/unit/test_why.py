@@ -1,4 +1,4 @@
-"""core/why.py over pod states: one finding per problem, root cause first, nothing unread judged."""
+"""core/why/ over pod states: one finding per problem, root cause first, nothing unread judged."""
 
 from __future__ import annotations
 

@@ -1,22 +1,10 @@
-"""``why NAME``: why a graph is not Ready, root cause first, one finding per problem.
-
-Pure: it gets what the use case read (the graph, the objects below it, the namespace's Events,
-the names of its Secrets, ConfigMaps and ServiceAccounts, its PVCs, the nodes and the pods that
-hold their GPUs, the operator's Deployments, previous logs of crash-looping containers) and
-returns findings. Anything it was not given (None: not read, e.g. forbidden) is not judged.
-Secrets come as names only: no value can reach a finding.
-
-Reasons are a stable set (REASONS, documented in docs/why.md); findings are ordered by how far
-up the chain of cause their reason sits (a stopped operator explains everything below it; a
-missing Secret explains the pod that cannot start; a rollout blocked by Pending pods is a
-consequence of why they are Pending), then by component in spec order.
-"""
+"""The diagnosis: one pass over the pods, the references, the operator and the rollout,
+findings ranked root cause first."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 from kubectl_dgd.core.graph import items, mapping, read_graph
@@ -28,230 +16,41 @@ from kubectl_dgd.core.node_gpus import (
     pod_gpu_request,
 )
 from kubectl_dgd.core.phase import Phase, graph_phase
-
-COMPONENT_LABEL = "nvidia.com/dynamo-component"
-
-OPERATOR_DOWN = "OperatorLagging"  # the operator's pods do not run (ranked first)
-FAILED = "Failed"
-MISSING_REFERENCE = "MissingReference"
-PVC_PENDING = "PVCPending"
-INSUFFICIENT_GPU = "InsufficientGPU"
-UNSCHEDULABLE = "Unschedulable"
-IMAGE_PULL = "ImagePull"
-OOM_KILLED = "OOMKilled"
-CRASH_LOOP = "CrashLoop"
-ROLLOUT_BLOCKED = "RolloutBlocked"
-OPERATOR_LAGGING = "OperatorLagging"
-
-# The documented set, in root-cause order (OperatorLagging ranks first when the operator is
-# down, last when it only has not caught up yet).
-REASONS = (
-    OPERATOR_LAGGING,
-    FAILED,
-    MISSING_REFERENCE,
-    PVC_PENDING,
-    INSUFFICIENT_GPU,
-    UNSCHEDULABLE,
-    IMAGE_PULL,
-    OOM_KILLED,
+from kubectl_dgd.core.why.pods import (
+    _KINDS,
+    _NOT_FOUND,
+    ALWAYS_THERE,
+    IMAGE_PULL_WAITING,
+    MAX_NODES_SHOWN,
+    START_FAILURES,
+    _component,
+    _is_ready,
+    _meta,
+    _name,
+    _pull_secrets,
+    _refs,
+    _statuses,
+    _unscheduled,
+    graph_pods,
+)
+from kubectl_dgd.core.why.report import (
     CRASH_LOOP,
+    ERROR,
+    FAILED,
+    IMAGE_PULL,
+    INSUFFICIENT_GPU,
+    MISSING_REFERENCE,
+    OOM_KILLED,
+    OPERATOR_LAGGING,
+    PVC_PENDING,
+    REASONS,
     ROLLOUT_BLOCKED,
+    UNSCHEDULABLE,
+    WARNING,
+    Finding,
+    WhyInput,
+    WhyReport,
 )
-ERROR = "error"
-WARNING = "warning"
-
-IMAGE_PULL_WAITING = ("ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull")
-START_FAILURES = ("CreateContainerError", "RunContainerError", "StartError")
-# Objects every namespace has (Kubernetes makes them), never reported missing.
-ALWAYS_THERE = {("ServiceAccount", "default"), ("ConfigMap", "kube-root-ca.crt")}
-# 'secret "hf-token" not found', 'configmap "x" not found', kubelet and scheduler words.
-_NOT_FOUND = re.compile(
-    r'(secret|configmap|persistentvolumeclaim|serviceaccount)s? "([^"]+)" not found', re.I
-)
-_KINDS = {
-    "secret": "Secret",
-    "configmap": "ConfigMap",
-    "persistentvolumeclaim": "PersistentVolumeClaim",
-    "serviceaccount": "ServiceAccount",
-}
-MAX_NODES_SHOWN = 5
-MAX_LOGS = 5  # previous logs read per run: one per crash-looping component and container
-
-
-@dataclass
-class Finding:
-    component: str | None  # None: about the graph as a whole (the operator, its state)
-    severity: str
-    reason: str
-    message: str  # what is wrong, with the figures
-    objects: list[str]  # "Kind/name"
-    action: str = ""  # what to do
-    details: list[str] = field(default_factory=list)  # supporting lines (nodes, log lines)
-    rank: int = field(default=0, compare=False)
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "component": self.component,
-            "severity": self.severity,
-            "reason": self.reason,
-            "message": self.message,
-            "objects": list(self.objects),
-            "action": self.action,
-            "details": list(self.details),
-        }
-
-
-@dataclass
-class WhyReport:
-    name: str
-    namespace: str
-    ready: bool
-    findings: list[Finding]
-    pods: int = 0  # the graph's pods, for the text's summary
-    ready_pods: int = 0
-    width: int = 80  # of the terminal, for text; not part of the data
-    warnings: list[str] = field(default_factory=list)  # LISTs refused; on stderr, not data
-
-    @property
-    def ok(self) -> bool:
-        return self.ready and not self.findings
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "namespace": self.namespace,
-            "ready": self.ready,
-            "findings": [f.to_data() for f in self.findings],
-        }
-
-
-@dataclass
-class WhyInput:
-    """What ``why`` looks at. None: the use case could not read it (forbidden, not asked)."""
-
-    graph: Mapping[str, Any]
-    objects: Sequence[Mapping[str, Any]]  # usecases/tree.list_children
-    events: Sequence[Mapping[str, Any]] | None = None
-    names: Mapping[str, set[str] | None] = field(default_factory=dict)  # kind -> names
-    pvcs: Sequence[Mapping[str, Any]] | None = None
-    nodes: Sequence[Mapping[str, Any]] | None = None
-    node_pods: Sequence[Mapping[str, Any]] | None = None  # pods of every namespace (GPU holders)
-    operators: Sequence[Mapping[str, Any]] | None = None  # the operator's Deployments
-    previous_logs: Mapping[tuple[str, str], list[str]] = field(default_factory=dict)
-
-
-# -- reading pods ---------------------------------------------------------------------------
-
-
-def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    return mapping(obj.get("metadata"))
-
-
-def _name(obj: Mapping[str, Any]) -> str:
-    return str(_meta(obj).get("name") or "")
-
-
-def _component(obj: Mapping[str, Any]) -> str:
-    return str(mapping(_meta(obj).get("labels")).get(COMPONENT_LABEL) or "")
-
-
-def _statuses(pod: Mapping[str, Any]) -> list[dict[str, Any]]:
-    status = mapping(pod.get("status"))
-    return items(status.get("initContainerStatuses")) + items(status.get("containerStatuses"))
-
-
-def _unscheduled(pod: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The pod's PodScheduled=False condition, when it is Pending on the scheduler."""
-    status = mapping(pod.get("status"))
-    if status.get("phase") not in (None, "Pending") or mapping(pod.get("spec")).get("nodeName"):
-        return None
-    for condition in items(status.get("conditions")):
-        if condition.get("type") == "PodScheduled" and condition.get("status") == "False":
-            return condition
-    return None
-
-
-def _is_ready(pod: Mapping[str, Any]) -> bool:
-    conditions = items(mapping(pod.get("status")).get("conditions"))
-    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
-
-
-def graph_pods(inputs: WhyInput) -> list[Mapping[str, Any]]:
-    pods: list[Mapping[str, Any]] = [o for o in inputs.objects if o.get("kind") == "Pod"]
-    return sorted(pods, key=_name)
-
-
-def pending_on_scheduler(pods: Iterable[Mapping[str, Any]]) -> bool:
-    """Whether any pod waits for the scheduler (then the nodes are worth reading)."""
-    return any(_unscheduled(pod) is not None for pod in pods)
-
-
-def crash_looping(pods: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(pod, container) whose previous log to read: the first pod (by name) of each component
-    and container in a crash loop that is not an OOM kill, at most MAX_LOGS."""
-    wanted: dict[tuple[str, str], tuple[str, str]] = {}
-    for pod in sorted(pods, key=_name):
-        for container in _statuses(pod):
-            waiting = mapping(mapping(container.get("state")).get("waiting"))
-            last = mapping(mapping(container.get("lastState")).get("terminated"))
-            if waiting.get("reason") == "CrashLoopBackOff" and last.get("reason") != "OOMKilled":
-                key = (_component(pod), str(container.get("name") or ""))
-                wanted.setdefault(key, (_name(pod), key[1]))
-    return list(wanted.values())[:MAX_LOGS]
-
-
-def needs_operator(graph: Mapping[str, Any]) -> bool:
-    """Whether to look at the operator: the graph is not Ready, or not observed yet."""
-    phase = graph_phase(read_graph(dict(graph)))
-    return not phase.reported or phase.unobserved or not phase.ready or phase.failed
-
-
-# -- references -----------------------------------------------------------------------------
-
-
-def _refs(spec: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
-    """(kind, name, where, key) of every object a pod spec needs to exist (optional ones left
-    out); ``key`` is the Secret's or ConfigMap's key an env entry reads, else ""."""
-    found: list[tuple[str, str, str, str]] = []
-
-    def add(kind: str, ref: Mapping[str, Any], field_: str, where: str) -> None:
-        name = ref.get(field_)
-        if name and not ref.get("optional"):
-            found.append((kind, str(name), where, str(ref.get("key") or "")))
-
-    for container in items(spec.get("initContainers")) + items(spec.get("containers")):
-        cname = str(container.get("name") or "")
-        for env in items(container.get("env")):
-            source = mapping(env.get("valueFrom"))
-            where = f"env {env.get('name')} of container {cname}"
-            add("Secret", mapping(source.get("secretKeyRef")), "name", where)
-            add("ConfigMap", mapping(source.get("configMapKeyRef")), "name", where)
-        for env in items(container.get("envFrom")):
-            where = f"envFrom of container {cname}"
-            add("Secret", mapping(env.get("secretRef")), "name", where)
-            add("ConfigMap", mapping(env.get("configMapRef")), "name", where)
-    for volume in items(spec.get("volumes")):
-        where = f"volume {volume.get('name')}"
-        add("Secret", mapping(volume.get("secret")), "secretName", where)
-        add("ConfigMap", mapping(volume.get("configMap")), "name", where)
-        add(
-            "PersistentVolumeClaim",
-            mapping(volume.get("persistentVolumeClaim")),
-            "claimName",
-            where,
-        )
-        for source in items(mapping(volume.get("projected")).get("sources")):
-            add("Secret", mapping(source.get("secret")), "name", where)
-            add("ConfigMap", mapping(source.get("configMap")), "name", where)
-    account = spec.get("serviceAccountName") or spec.get("serviceAccount")
-    if account:
-        found.append(("ServiceAccount", str(account), "serviceAccountName", ""))
-    return found
-
-
-def _pull_secrets(spec: Mapping[str, Any]) -> list[str]:
-    return [str(s.get("name")) for s in items(spec.get("imagePullSecrets")) if s.get("name")]
-
 
 # -- the diagnosis --------------------------------------------------------------------------
 
