@@ -35,7 +35,12 @@ _OUTPUTS = ["text", "wide", "json", "yaml", "name", *TEMPLATE_FORMATS]
 )
 @output_option(_OUTPUTS, "text")
 @now_option
-@click.option("-w", "--watch", is_flag=True, help="NAME: redraw on every change (watch stream).")
+@click.option(
+    "-w",
+    "--watch",
+    is_flag=True,
+    help="NAME: redraw on every change (watch stream); without NAME: as list -w.",
+)
 @click.option("--events", is_flag=True, help="NAME: add the graph's recent Events.")
 @click.option("-l", "--selector", help="Without NAME: only graphs with these labels (a=b,c!=d).")
 @click.option("--no-headers", is_flag=True, help="No header rows in the tables.")
@@ -90,9 +95,23 @@ def status(
     )
     deps = current_deps()
     if filename is None:
-        from kubectl_dgd.cli.status_live import list_live, status_live
+        from kubectl_dgd.cli.status_live import list_live, list_watch, status_live
 
-        if name is None:
+        if name is None and watch:  # as `kubectl get dgd -w`: the list, then a row per change
+            list_watch(
+                deps,
+                all_namespaces,
+                output,
+                not no_headers,
+                selector,
+                None,
+                now,
+                label_keys(label_columns),
+                show_labels,
+                False,
+                sort_by,
+            )
+        elif name is None:
             list_live(
                 deps,
                 all_namespaces,
@@ -113,7 +132,7 @@ def status(
 
 
 # Which flags make sense for which form of the command; any other is refused, not ignored.
-_FOR_ONE_GRAPH = ("--watch", "--events")
+_FOR_ONE_GRAPH = ("--events",)  # --watch without NAME watches the list, as list -w
 _FOR_LISTING = (
     "-l/--selector",
     "--sort-by",

@@ -114,7 +114,6 @@ def test_a_usage_error_is_one_line_naming_the_help_to_read(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("status", "--watch"), "--watch needs a graph NAME"),
         (("status", "--events"), "--events needs a graph NAME"),
         (("status", "my-graph", "-A"), "-A/--all-namespaces lists graphs"),
         (("status", "my-graph", "-l", "a=b"), "-l/--selector lists graphs"),

@@ -149,3 +149,19 @@ def test_sort_by_sorts_the_first_listing_and_warns_as_kubectl(apiserver: ApiServ
     assert (
         err == "warning: --watch requested, --sort-by will be ignored for watch events received\n"
     )
+
+
+def test_status_watch_without_a_name_is_list_watch(apiserver: ApiServer) -> None:
+    # kubectl get dgd -w: status without NAME is the list, and so is its --watch
+    apiserver.seed(graph("first"))
+    proc = _start(apiserver, "status", "-w")
+    lines = Lines(proc)
+    try:
+        assert lines.until("first ").splitlines()[0] == HEADER
+        rt = _rt(apiserver)
+        apiserver.store.create(rt, NS, graph("second", status={}))  # type: ignore[arg-type]
+        assert lines.until("second").startswith("second  ")
+    finally:
+        _, err = _interrupt(proc)
+    assert proc.returncode == 130, err
+    assert lines.all().count("NAME ") == 1
