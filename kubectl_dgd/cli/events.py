@@ -9,6 +9,7 @@ import click
 from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("name", shell_complete=completers.graph_names)
-@output_option(["text", "wide", "json", "yaml"], "text")
+@output_option(["text", "wide", "json", "yaml", *TEMPLATE_FORMATS], "text")
 @now_option
 @click.option("-w", "--watch", is_flag=True, help="Draw again on every change of the graph.")
 @click.option("--no-headers", is_flag=True, help="No header row.")

@@ -8,13 +8,14 @@ import click
 
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, output_option
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
 
 
 @click.command()
-@output_option(["text", "wide", "json", "yaml"], "text")
+@output_option(["text", "wide", "json", "yaml", *TEMPLATE_FORMATS], "text")
 @click.option("--no-headers", is_flag=True, help="No header row and no summary lines.")
 @handle_errors
 @cluster_options(all_namespaces=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from kubectl_dgd.core.node_gpus import GraphUse, NodeGpus, node_gpu_usage, waiting_for_gpus
 
@@ -30,6 +30,9 @@ class NodeRow:
 
 @dataclass
 class ClusterGpus:
+    # -o custom-columns: a row per item of this list in the JSON
+    TEMPLATE_ROWS: ClassVar[str] = "nodes"
+
     rows: list[NodeRow]
     waiting: list[GraphUse]  # pods of the scope's graphs that want GPUs and have no node yet
     namespace: str | None  # the scope of "used by" (None: every namespace)

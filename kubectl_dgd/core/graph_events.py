@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
 
@@ -56,6 +56,9 @@ class GraphEvent:
 
 @dataclass(frozen=True)
 class GraphEvents:
+    # -o custom-columns: a row per item of this list in the JSON
+    TEMPLATE_ROWS: ClassVar[str] = "events"
+
     name: str
     namespace: str
     events: list[GraphEvent]

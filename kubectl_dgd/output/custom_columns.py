@@ -88,10 +88,11 @@ def cell(column: Column, obj: Any) -> str:
     return ",".join(values)
 
 
-def objects_of(data: Any) -> list[Any]:
-    """The rows: a listing's items, else the one object."""
-    if isinstance(data, dict) and isinstance(data.get("items"), list):
-        return list(data["items"])
+def objects_of(data: Any, rows: str = "items") -> list[Any]:
+    """The rows: a listing's items (``rows``: the key a view keeps them under, such as the nodes
+    of ``gpus`` or the Events of ``events``), else the one object."""
+    if isinstance(data, dict) and isinstance(data.get(rows), list):
+        return list(data[rows])
     return [data]
 
 
@@ -101,9 +102,9 @@ def layout(headers: list[str], rows: list[list[str]], with_headers: bool) -> str
     return render_table(columns, rows, headers=with_headers, min_width=MIN_WIDTH)
 
 
-def draw(columns: list[Column], data: Any, headers: bool) -> str:
+def draw(columns: list[Column], data: Any, headers: bool, rows_key: str = "items") -> str:
     try:
-        rows = [[cell(c, obj) for c in columns] for obj in objects_of(data)]
+        rows = [[cell(c, obj) for c in columns] for obj in objects_of(data, rows_key)]
     except RecursionError:
         raise JsonPathError("custom-columns: the data is nested too deeply") from None
     return layout([c.header for c in columns], rows, headers)
@@ -117,9 +118,14 @@ def columns_of(options: Options, file_format: bool) -> list[Column]:
 
 
 def render(view: Any, options: Options) -> str:
-    return draw(columns_of(options, False), view.to_data(), options.headers)
+    return draw(columns_of(options, False), view.to_data(), options.headers, _rows(view))
 
 
 def render_file(view: Any, options: Options) -> str:
     # kubectl's file form has no --no-headers (its printer always draws the header row).
-    return draw(columns_of(options, True), view.to_data(), True)
+    return draw(columns_of(options, True), view.to_data(), True, _rows(view))
+
+
+def _rows(view: Any) -> str:
+    """Where a view keeps its rows in its JSON (``TEMPLATE_ROWS``), else a listing's items."""
+    return str(getattr(view, "TEMPLATE_ROWS", "items"))

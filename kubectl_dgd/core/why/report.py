@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
 
@@ -63,6 +63,9 @@ class Finding:
 
 @dataclass
 class WhyReport:
+    # -o custom-columns: a row per item of this list in the JSON
+    TEMPLATE_ROWS: ClassVar[str] = "findings"
+
     name: str
     namespace: str
     ready: bool
