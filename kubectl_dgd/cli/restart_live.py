@@ -48,14 +48,17 @@ def restart_live(
         deps.warn(argocd_warning(name, result.argocd))
     deps.print(result.summary(), "text")
     deps.stdout.flush()
+    # The GPU peak check (two LISTs, when a restarted component uses GPUs) with --dry-run,
+    # which asks what the restart would do, and with --wait, which would otherwise wait to
+    # the timeout for pods that cannot be placed; a plain restart stays at two requests.
+    if dry_run == "client" or (wait and dry_run == "none"):
+        from kubectl_dgd.usecases.gpu_peak import restart_peak_warnings
+
+        parallel = result.plan.strategy == "Parallel"
+        for line in restart_peak_warnings(cluster, result.graph, parallel):
+            deps.warn(line)
     if dry_run != "none" or not wait:
         return
-    # Only with --wait (restart alone stays at two requests): the rollout is being watched,
-    # and a restart whose new pods cannot be placed would wait until the timeout.
-    from kubectl_dgd.usecases.gpu_peak import restart_peak_warnings
-
-    for line in restart_peak_warnings(cluster, result.graph, result.plan.strategy == "Parallel"):
-        deps.warn(line)
 
     def report(progress: RestartProgress) -> None:
         deps.warn(format_view(progress, "text", deps.options()).rstrip("\n"))  # the width

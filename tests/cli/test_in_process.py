@@ -285,7 +285,8 @@ def test_restart_dry_run_patches_nothing() -> None:
         "dry run: nothing patched\n"
     )
     assert fake.err == ""
-    assert [verb for verb, _, _ in cluster.calls] == ["get"]
+    # the graph, then the GPU peak check's nodes (none offers GPUs here: no pods LIST)
+    assert cluster.calls == [("get", "dynamo", "my-graph"), ("list", None, "nodes")]
 
 
 def test_restart_default_id_is_the_wall_clock_not_dgd_now() -> None:

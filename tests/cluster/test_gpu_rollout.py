@@ -161,5 +161,13 @@ def test_restart_wait_warns_when_restarted_pods_cannot_be_placed(apiserver: ApiS
         "2 GPUs); the cluster has 0 free (at most 0 on one node): new pods will stay Pending "
         "and the restart will stall",
     ]
+    # --dry-run says it too, before anything is written: the plan and the same warnings
+    apiserver.clear_log()
+    planned = dgd(apiserver, "restart", "my-graph", "--id", "r3", "--dry-run")
+    assert planned.returncode == 0, planned.stderr
+    assert [line for line in planned.stderr.splitlines() if line.startswith("warning:")] == (
+        warnings
+    )
+    assert [r.verb for r in apiserver.request_log] == ["get", "list", "list"]  # nodes, pods
     plain = dgd(apiserver, "restart", "my-graph", "--id", "r2")
     assert (plain.returncode, plain.stderr) == (0, "")  # without --wait: two requests, no check

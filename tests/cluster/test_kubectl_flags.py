@@ -37,16 +37,15 @@ def test_verbosity_zero_is_kubectls_default_quiet(
 
 
 @pytest.mark.parametrize("flag", ["--dry-run", "--dry-run=client"])
-def test_restart_client_dry_run_sends_nothing_after_the_read(
-    apiserver: ApiServer, flag: str
-) -> None:
+def test_restart_client_dry_run_only_reads(apiserver: ApiServer, flag: str) -> None:
     apiserver.seed(graph())
     apiserver.clear_log()
     # `--dry-run` alone before NAME: kubectl's no-value form; NAME is not taken as its value
     result = dgd(apiserver, "restart", flag, "my-graph", "--parallel", "--id", "x")
     assert result.returncode == 0, result.stderr
     assert "dry run: nothing patched" in result.stdout
-    assert [r.verb for r in apiserver.request_log] == ["get"]
+    # reads only: the graph, then the GPU peak check's LIST of nodes (no node has GPUs here)
+    assert [r.verb for r in apiserver.request_log] == ["get", "list"]
 
 
 def test_restart_server_dry_run_lets_admission_judge_and_stores_nothing(

@@ -15,7 +15,7 @@ from tests.cluster.conftest import dgd, graph
         (("status",), ["list"]),
         (("list", "-A"), ["list"]),
         (("restart", "my-graph", "--parallel"), ["get", "patch"]),
-        (("restart", "my-graph", "--dry-run"), ["get"]),
+        (("restart", "my-graph", "--dry-run"), ["get", "list"]),  # + the GPU check: nodes
         (("rollout", "status", "my-graph"), ["get"]),
         (("status", "my-graph", "--events"), ["get", "list"]),
         (("status", "my-graph", "-o", "json"), ["get"]),

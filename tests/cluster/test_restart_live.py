@@ -75,7 +75,11 @@ def test_dry_run_reads_but_does_not_patch(apiserver: ApiServer) -> None:
     assert result.returncode == 0, result.stderr
     assert "strategy: Sequential (order: prefill, decode, Frontend)" in result.stdout
     assert "dry run: nothing patched" in result.stdout
-    assert [r.verb for r in apiserver.request_log] == ["get"]
+    # the graph, then the GPU peak check's LIST of nodes (none offers GPUs: no pods LIST)
+    assert [(r.verb, r.path.rsplit("/", 1)[-1]) for r in apiserver.request_log] == [
+        ("get", "my-graph"),
+        ("list", "nodes"),
+    ]
     assert "restart" not in stored(apiserver)["spec"]
 
 
