@@ -2,7 +2,8 @@
 
 The promises under test: ``diagnose`` returns a report whatever JSON the API server sends (it
 never raises), every finding's reason is one of the documented set, and the report's data is
-JSON; ``node_gpu_usage`` never reports negative free GPUs.
+JSON; ``node_gpu_usage`` never reports negative free GPUs; the ``gpus`` view and its text, and
+a restart's GPU peak and its placement on the nodes, never raise either.
 """
 
 from __future__ import annotations
@@ -99,3 +100,41 @@ def test_free_gpus_are_never_negative(
     nodes: list[dict[str, Any]], pods: list[dict[str, Any]]
 ) -> None:
     assert all(n.free >= 0 for n in node_gpu_usage(nodes, pods))
+
+
+@FUZZ
+@given(objects, objects, st.sampled_from([None, "dynamo", "other"]))
+def test_the_gpus_view_never_raises_and_its_data_is_json(
+    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], namespace: str | None
+) -> None:
+    from kubectl_dgd.core.cluster_gpus import cluster_gpus
+    from kubectl_dgd.output.cluster_gpus import draw_cluster_gpus
+    from kubectl_dgd.output.printer import Options
+    from kubectl_dgd.output.style import PLAIN
+
+    view = cluster_gpus(nodes, pods, namespace)
+    json.dumps(view.to_data())
+    for wide in (False, True):
+        draw_cluster_gpus(view, Options(PLAIN, True, width=80), wide)
+
+
+component_shapes = st.lists(
+    st.dictionaries(
+        st.sampled_from([*_KEYS, "multinode", "nodeCount", "podTemplate"]), json_values
+    ).map(lambda d: {**d, "name": str(d.get("name"))}),
+    max_size=3,
+)
+
+
+@FUZZ
+@given(component_shapes, objects, st.booleans(), st.booleans())
+def test_a_restarts_peak_and_its_placement_never_raise(
+    components: list[dict[str, Any]], nodes: list[dict[str, Any]], parallel: bool, grove: bool
+) -> None:
+    from kubectl_dgd.core.gpu_peak import restart_needs, shortfalls
+
+    dgd = graph(components=components)
+    needs = restart_needs(dgd, parallel, grove)
+    assert all(need.extra_gpus >= 0 and need.pod_gpus >= 0 for need in needs)
+    for short in shortfalls(needs, node_gpu_usage(nodes, [])):
+        assert short.message()
