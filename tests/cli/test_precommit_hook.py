@@ -69,7 +69,11 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def pre_commit(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """pre-commit in ``cwd``, its home (logs, caches) beside it rather than in ~/.cache."""
     home = cwd.parent / "pre-commit-home"
-    env = cli_env({"PRE_COMMIT_HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull})
+    # PIP_COMPILE=0: pip installs the hook's environment without byte-compiling every module of
+    # its ~45 packages (half of the install's CPU time); the hook runs the same.
+    env = cli_env(
+        {"PRE_COMMIT_HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull, "PIP_COMPILE": "0"}
+    )
     return subprocess.run(
         [str(BIN / "pre-commit"), *args],
         cwd=cwd,
