@@ -107,13 +107,18 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
 
     keyed_live, keyed_new, positions = key_by_name(live, new)
     # threshold 0: always descend into a mapping, whatever share of its keys changed (deepdiff 8
-    # otherwise reports a mostly-changed mapping as one replaced value).
-    diff = DeepDiff(keyed_live, keyed_new, view="tree", verbose_level=2, threshold_to_diff_deeper=0)
+    # otherwise reports a mostly-changed mapping as one replaced value). Values are tagged by
+    # type: Python has False == 0 and True == 1, and deepdiff's list comparison took [false]
+    # for [0].
+    diff = DeepDiff(
+        _tag(keyed_live), _tag(keyed_new), view="tree", verbose_level=2, threshold_to_diff_deeper=0
+    )
     changes: list[FieldChange] = []
     for kind, levels in diff.items():
         for level in levels:
             path = file_path(level.path(output_format="list"), positions)
-            old, new_value = hide_env_values(path, level.t1), hide_env_values(path, level.t2)
+            old = hide_env_values(path, _untag(level.t1))
+            new_value = hide_env_values(path, _untag(level.t2))
             if "added" in kind:
                 changes.append(FieldChange("+", path, None, new_value))
             elif "removed" in kind:
@@ -123,6 +128,30 @@ def field_changes(live: dict[str, Any], new: dict[str, Any]) -> list[FieldChange
     # by path; at one path a removal before an addition, as a unified diff (a component only
     # the live graph has keeps its live position, which a new one may hold in the file)
     return sorted(changes, key=lambda c: (c.path, "-~+".index(c.change)))
+
+
+def _tag(value: Any) -> Any:
+    """``value`` with each string and boolean tagged by its type ("s:" / "b:"), so that no two
+    values of different YAML types compare equal."""
+    if isinstance(value, bool):
+        return f"b:{value}"
+    if isinstance(value, str):
+        return f"s:{value}"
+    if isinstance(value, dict):
+        return {key: _tag(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_tag(item) for item in value]
+    return value
+
+
+def _untag(value: Any) -> Any:
+    if isinstance(value, str):
+        return value == "b:True" if value.startswith("b:") else value[2:]
+    if isinstance(value, dict):
+        return {key: _untag(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_untag(item) for item in value]
+    return value
 
 
 def created_fields(obj: dict[str, Any]) -> list[FieldChange]:

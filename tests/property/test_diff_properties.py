@@ -63,12 +63,22 @@ def test_any_shapes_give_changes_exactly_when_the_graphs_differ_beyond_order(
     changes = field_changes(live, new)
     assert all(c.path.startswith("spec.") for c in changes)
     assert field_changes(new, new) == []
-    # compared as JSON text: Python's False == 0 and 1 == 1.0, YAML's false and 0 are not equal
+    # compared as JSON text, where false and 0 differ (Python has False == 0); a number is a
+    # number, whether written 1 or 1.0, as the API server stores it
     assert bool(changes) == (_json(_canonical(live)) != _json(_canonical(new)))
 
 
 def _json(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True)
+    def number(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, dict):
+            return {k: number(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [number(v) for v in value]
+        return value
+
+    return json.dumps(number(obj), sort_keys=True)
 
 
 def _sorted_by_name(items: Any) -> Any:

@@ -74,3 +74,13 @@ def test_paths_outside_the_named_lists_stay_as_they_are() -> None:
     assert file_path(["spec", "components", "a", "replicas"], positions) == (
         "spec.components[0].replicas"
     )
+
+
+def test_a_boolean_and_a_number_differ_even_inside_a_list() -> None:
+    # Python has False == 0: deepdiff's list comparison took [false] for [0]
+    from kubectl_dgd.usecases.diff import field_changes
+
+    changes = field_changes({"spec": {"x": [False, "a"]}}, {"spec": {"x": [0, "a"]}})
+    assert [(c.path, c.old, c.new) for c in changes] == [("spec.x[0]", False, 0)]
+    assert field_changes({"spec": {"x": {"a": True}}}, {"spec": {"x": {"a": "True"}}})
+    assert field_changes({"spec": {"x": [True]}}, {"spec": {"x": [True]}}) == []
