@@ -16,12 +16,12 @@ from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.core.graph import read_graph
+from kubectl_dgd.core.node_gpus import pod_gpu_request
 from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
 
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
 LWS_LABEL = "leaderworkerset.sigs.k8s.io/name"
-GPU = "nvidia.com/gpu"
 
 # Statuses, and what a reader should make of them (the symbol in text).
 HEALTHY = "Healthy"
@@ -115,18 +115,6 @@ def _age(obj: Mapping[str, Any], now: datetime) -> int | None:
     return seconds_between(parse_time(_meta(obj).get("creationTimestamp")), now)
 
 
-def pod_gpus(spec: Mapping[str, Any]) -> int:
-    """GPUs a pod asks for: the sum over its containers of the nvidia.com/gpu limit (or request)."""
-    total = 0
-    containers = spec.get("containers")
-    for container in containers if isinstance(containers, list) else []:
-        resources = _section(container, "resources") if isinstance(container, Mapping) else {}
-        total += _int(
-            _section(resources, "limits").get(GPU) or _section(resources, "requests").get(GPU)
-        )
-    return total
-
-
 def pod_reason(pod: Mapping[str, Any]) -> str:
     """Why a pod is not ready, in the words a user searches for ("" when it is fine)."""
     status = _section(pod, "status")
@@ -180,7 +168,7 @@ def _pod_node(pod: Mapping[str, Any], now: datetime) -> TreeNode:
         restarts=sum(_int(c.get("restartCount")) for c in statuses),
         ageSeconds=_age(pod, now),
         node=str(spec.get("nodeName") or "") or None,
-        gpus=pod_gpus(spec),
+        gpus=pod_gpu_request(pod),  # as gpus and why count it (core/node_gpus.py)
     )
 
 
