@@ -10,7 +10,7 @@ files, client certificates, basic auth, OIDC, in-cluster service accounts; exec 
 by ``credentials`` first). They are loaded as the package has them, with two indirections:
 
 - The package modules on their way (``kubernetes``, ``kubernetes.client``, ``kubernetes.config``,
-  ``kubernetes.utils``) go into ``sys.modules`` deferred (``core.deferred``): the real module
+  ``kubernetes.utils``) go into ``sys.modules`` deferred (``kubectl_dgd.deferred``): the real module
   objects, with their ``__path__`` and spec, whose ``__init__`` runs in place at the first name
   asked of them that is not yet there. Code that later uses the package in full (a test, a
   plugin in the same process) sees the same modules; only the cost moves to that moment.
@@ -35,7 +35,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_dgd.core.deferred import defer, is_deferred
+from kubectl_dgd.deferred import defer, is_deferred
 
 _PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
 _LOCK = threading.RLock()  # a worker thread may open the first connection

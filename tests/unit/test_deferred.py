@@ -1,4 +1,4 @@
-"""core/deferred.py: a deferred module runs its code at the first name asked of it, once, as
+"""kubectl_dgd/deferred.py: a deferred module runs its code at the first name asked of it, once, as
 the same module object; its submodules import without running it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import sys
-from kubectl_dgd.core.deferred import defer, is_deferred
+from kubectl_dgd.deferred import defer, is_deferred
 email = defer("email")
 assert is_deferred(email) and "email.errors" not in sys.modules
 import email.errors  # a submodule: the package's __init__ does not run for it
@@ -47,7 +47,7 @@ def test_validate_leaves_the_cel_extensions_logging_unloaded(tmp_path: Path) -> 
         "sys.argv = ['kubectl-dgd', 'validate', sys.argv[1]]\n"
         "from kubectl_dgd.cli.main import main\n"
         "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
-        "from kubectl_dgd.core.deferred import is_deferred\n"
+        "from kubectl_dgd.deferred import is_deferred\n"
         "print(code, is_deferred(sys.modules['logging']))\n"
     )
     proc = subprocess.run(

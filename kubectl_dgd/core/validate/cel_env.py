@@ -25,7 +25,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any, ClassVar
 
-from kubectl_dgd.core.deferred import defer
+from kubectl_dgd.deferred import defer
 
 # Functions the library itself provides (checked one by one in the tests).
 NATIVE_FUNCTIONS = frozenset(

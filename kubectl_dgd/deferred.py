@@ -6,6 +6,9 @@ For start-up time: a module that something imports but may never use (the CEL ex
 and then it is the same module object, run as an import would have run it. A submodule imported
 meanwhile is not "asked for" (the import system sets it on its parent), so a package's
 submodules load without its ``__init__``.
+
+Process-wide import machinery (it looks modules up on disk), so it sits beside gcpolicy.py, not
+in ``core``; core's CEL environment and the client adapter both use it.
 """
 
 from __future__ import annotations
