@@ -7,14 +7,13 @@ from dataclasses import fields
 from typing import Any
 
 from kubectl_dgd.adapters.yamlload import Document, expand_paths, iter_file, load_file
-from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import line_for
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ItemReport, ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.kinds import is_dgd, is_dgd_kind, unserved_message
+from kubectl_dgd.model.kinds import V1ALPHA1, is_dgd, is_dgd_kind, unserved_message
 
 
 def unpack(doc: Document) -> list[tuple[dict[str, Any], str, int]]:
@@ -131,7 +130,11 @@ def _matching_old(old: dict[str, Any] | None, meta: dict[str, Any]) -> dict[str,
 
 def as_beta(obj: dict[str, Any]) -> dict[str, Any]:
     """The v1beta1 form of a DGD (v1alpha1 goes through the operator's conversion)."""
-    return alpha_to_beta(obj).obj if is_alpha(obj) else obj
+    if obj.get("apiVersion") != V1ALPHA1:
+        return obj
+    from kubectl_dgd.core.convert import alpha_to_beta  # loaded for alpha objects only
+
+    return alpha_to_beta(obj).obj
 
 
 def validate_paths(

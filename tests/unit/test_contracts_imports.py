@@ -120,6 +120,36 @@ def test_validate_with_error_findings_stays_light(tmp_path: Path) -> None:
     assert_light(result, code=1)
 
 
+# What validate loads on demand only (start-up, issue 13): the v1alpha1 conversion and rules
+# for alpha objects, the update rules when there is an old object.
+ON_DEMAND = (
+    "kubectl_dgd.core.convert.alpha",
+    "kubectl_dgd.core.validate.webhook_alpha",
+    "kubectl_dgd.core.validate.webhook_update",
+)
+
+
+def test_validate_of_v1beta1_graphs_to_create_leaves_alpha_and_update_rules_unloaded(
+    tmp_path: Path,
+) -> None:
+    graphs = tmp_path / "graphs"
+    graphs.mkdir()
+    for example in [*EXAMPLES.glob("*.yaml"), *EXAMPLES.glob("invalid/*.yaml")]:
+        shutil.copy(example, graphs / example.name)  # not status/: saved objects are updates
+    result = run_probe(tmp_path, "kubectl-dgd", "validate", str(graphs))
+    assert result["code"] == 1, result["stderr"]  # invalid/common-mistakes.yaml is among them
+    assert not set(ON_DEMAND) & set(result["modules"])  # type: ignore[call-overload]
+
+
+def test_validate_loads_them_for_an_alpha_graph(tmp_path: Path) -> None:
+    alpha = ROOT / "tests" / "fixtures" / "alpha" / "vllm-disagg.yaml"
+    result = run_probe(tmp_path, "kubectl-dgd", "validate", str(alpha))
+    assert_light(result)
+    assert {"kubectl_dgd.core.convert.alpha", "kubectl_dgd.core.validate.webhook_alpha"} <= set(
+        result["modules"]  # type: ignore[call-overload]
+    )
+
+
 def test_restart_file_stays_light(tmp_path: Path) -> None:
     graph = tmp_path / "graph.yaml"
     shutil.copy(EXAMPLES / "vllm-agg.yaml", graph)

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding, has_errors
 from kubectl_dgd.core.profile import Profile
-from kubectl_dgd.core.validate import cel, lint, schema, webhook, webhook_alpha, webhook_update
+from kubectl_dgd.core.validate import cel, lint, schema, webhook
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
 from kubectl_dgd.model.kinds import API_GROUP, SERVED, V1ALPHA1, unserved_message
+
+# The v1alpha1 conversion and rules, and the update rules, load when an object needs them: a
+# file of v1beta1 graphs to create (the common case) never runs them.
 
 DEPRECATION = "nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated; use nvidia.com/v1beta1 DynamoGraphDeployment"
 
@@ -51,6 +53,8 @@ def validate_object(
     else:
         findings.append(Finding("info", "cel", "", schema.CEL_NOT_CHECKED, "cel-not-checked"))
     if version == "v1alpha1":
+        from kubectl_dgd.core.validate import webhook_alpha
+
         findings = [webhook_alpha.cel_service_path(f) for f in findings]
     if not structural_ok:
         findings.append(
@@ -70,10 +74,15 @@ def validate_object(
         # The operator's update handler returns the stateless errors alone when there are any;
         # the update rules (immutability, component set, restart during a rollout) run after.
         if old_defaulted is not None and not has_errors(stateless):
+            from kubectl_dgd.core.validate import webhook_update
+
             findings.extend(webhook_update.check_update(defaulted, old_defaulted, profile))
     if structural_ok and version == "v1beta1":
         findings.extend(lint.check(obj, creating=creating, version=profile.operator_version))
     elif structural_ok:
+        from kubectl_dgd.core.convert import alpha_to_beta
+        from kubectl_dgd.core.validate import webhook_alpha
+
         conversion = alpha_to_beta(obj)
         findings.extend(
             webhook_alpha.relocate(
@@ -93,6 +102,9 @@ def _alpha_webhook(
 ) -> list[Finding]:
     """A v1alpha1 request: the mutating and validating webhooks see its v1beta1 conversion;
     the runtime-version pair and the alpha-only rules are reported at alpha paths."""
+    from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
+    from kubectl_dgd.core.validate import webhook_alpha, webhook_update
+
     conversion = alpha_to_beta(defaulted)
     old_beta = alpha_to_beta(old).obj if is_alpha(old) and old is not None else old
     beta = apply_defaults(conversion.obj, schemas, profile, old=old_beta)
@@ -115,7 +127,7 @@ def _alpha_webhook(
 def _changed_services(obj: dict[str, Any], old: dict[str, Any] | None) -> frozenset[str]:
     """Services of a v1alpha1 update that differ from the stored alpha view (the operator's
     LPX gate compares that view too, so an ingress edit counts as a change)."""
-    if not is_alpha(old) or old is None:
+    if old is None or old.get("apiVersion") != V1ALPHA1:
         return frozenset()
     new_services = _services(obj)
     old_services = _services(old)
