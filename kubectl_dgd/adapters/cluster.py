@@ -64,6 +64,8 @@ class Target:
 
 @dataclass(frozen=True)
 class RequestRecord:
+    """One API request made (for -v and the request-count tests)."""
+
     method: str
     url: str
     status: int | None

@@ -58,6 +58,8 @@ def parse_now(value: str) -> datetime:
 
 @dataclass
 class Deps:
+    """What a command may touch: its streams, clocks, environment and cluster."""
+
     stdin: TextIO
     stdout: TextIO
     stderr: TextIO

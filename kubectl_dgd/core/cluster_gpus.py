@@ -16,6 +16,8 @@ from kubectl_dgd.core.node_gpus import GraphUse, NodeGpus, node_gpu_usage, waiti
 
 @dataclass
 class NodeRow:
+    """One node of the `gpus` table, with the graphs whose pods hold its GPUs."""
+
     node: NodeGpus
     used_by: list[GraphUse]  # graphs of the scope
     other_gpus: int  # held by pods of no graph, or of graphs outside the scope
@@ -30,6 +32,8 @@ class NodeRow:
 
 @dataclass
 class ClusterGpus:
+    """The cluster's GPUs by node, and the pods of the scope still waiting for some."""
+
     # -o custom-columns: a row per item of this list in the JSON
     TEMPLATE_ROWS: ClassVar[str] = "nodes"
 

@@ -11,6 +11,8 @@ SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One problem found in a DGD: its severity, layer, path, message and code."""
+
     severity: Severity
     layer: Layer
     path: str

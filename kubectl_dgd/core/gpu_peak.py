@@ -191,6 +191,8 @@ def restart_needs(graph: Mapping[str, Any], parallel: bool, grove: bool = False)
 
 @dataclass(frozen=True)
 class PeakShortfall:
+    """A change whose peak GPU need does not fit the cluster's free GPUs."""
+
     need: PeakNeed
     free: int  # free GPUs on schedulable nodes
     most_on_one_node: int

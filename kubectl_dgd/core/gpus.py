@@ -87,6 +87,8 @@ class Count:
 
 @dataclass(frozen=True)
 class GpuFigures:
+    """GPUs per engine and per replica of one component (None: not known)."""
+
     per_engine: int | None
     per_replica: int | None
     unknown: list[str]
@@ -223,6 +225,8 @@ def main_container_gpus(
 
 @dataclass(frozen=True)
 class _PodGroup:
+    """Pods of one spec, counted together."""
+
     pod_spec: Mapping[str, Any]
     pods: int
 

@@ -33,6 +33,8 @@ CHILD_KINDS = frozenset(
 
 @dataclass(frozen=True)
 class GraphEvent:
+    """One Event about the graph, a child or a pod."""
+
     type: str
     reason: str
     object: str  # Kind/name
@@ -56,6 +58,8 @@ class GraphEvent:
 
 @dataclass(frozen=True)
 class GraphEvents:
+    """The Events of a graph and its children (`events NAME`, `status --events`)."""
+
     # -o custom-columns: a row per item of this list in the JSON
     TEMPLATE_ROWS: ClassVar[str] = "events"
 

@@ -61,6 +61,8 @@ Row = tuple[ImpactKind, str]
 
 @dataclass(frozen=True)
 class ComponentImpact:
+    """What a change does to one component (restart, scale, nothing)."""
+
     name: str
     type: str
     impact: ImpactKind
@@ -72,6 +74,8 @@ class ComponentImpact:
 
 @dataclass
 class Impact:
+    """What applying a change would do: per component, and what admission would reject."""
+
     components: list[ComponentImpact] = field(default_factory=list)
     rejected: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

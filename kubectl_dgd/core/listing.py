@@ -20,6 +20,8 @@ from kubectl_dgd.core.viewmodel import ViewModel
 
 @dataclass(frozen=True)
 class GraphRow(ViewModel):
+    """One row of `list`."""
+
     namespace: str
     name: str
     state: str

@@ -52,6 +52,8 @@ class GraphUse:
 
 @dataclass
 class NodeGpus:
+    """One node's GPUs: allocatable, requested by its pods, and by which graphs."""
+
     name: str
     product: str  # "" when the node carries no product label
     allocatable: int

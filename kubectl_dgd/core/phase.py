@@ -58,6 +58,8 @@ FAILURE_REASONS = frozenset(
 
 @dataclass(frozen=True)
 class ComponentReadiness:
+    """Desired and ready replicas of one component."""
+
     name: str
     desired: int
     ready: int  # 0 when the operator reports nothing for it

@@ -11,6 +11,8 @@ from kubectl_dgd.errors import InputError
 
 @dataclass
 class ItemReport:
+    """The findings of one graph of the input."""
+
     source: str
     line: int
     name: str
@@ -34,6 +36,8 @@ class ItemReport:
 
 @dataclass
 class Summary:
+    """Counts of documents and graphs by outcome."""
+
     documents: int = 0
     graphs: int = 0
     valid: int = 0
@@ -47,6 +51,8 @@ class Summary:
 
 @dataclass
 class ValidationReport:
+    """What `validate` found: each graph's findings and the unreadable inputs."""
+
     items: list[ItemReport] = field(default_factory=list)
     input_errors: list[InputError] = field(default_factory=list)
     summary: Summary = field(default_factory=Summary)

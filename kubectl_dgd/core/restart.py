@@ -44,6 +44,8 @@ class RestartRequest:
 
 @dataclass(frozen=True)
 class RestartPlan:
+    """The spec.restart a restart writes, and what it replaces."""
+
     old_id: str | None
     new_id: str
     strategy: Strategy

@@ -67,6 +67,8 @@ class NativeRollout(ViewModel):
 
 @dataclass
 class RollingUpdateView(ViewModel):
+    """The managed rolling update, as status and rollout show it."""
+
     phase: str
     active: bool
     startTime: str | None = None
@@ -87,6 +89,8 @@ class RollingUpdateView(ViewModel):
 
 @dataclass
 class RestartView(ViewModel):
+    """The requested restart and its progress, as status and rollout show it."""
+
     id: str | None = None
     observedID: str | None = None
     phase: str | None = None

@@ -28,6 +28,8 @@ from kubectl_dgd.core.viewmodel import ViewModel
 
 @dataclass
 class ReadyView(ViewModel):
+    """The Ready condition."""
+
     status: str | None = None
     reason: str | None = None
     message: str | None = None
@@ -36,6 +38,8 @@ class ReadyView(ViewModel):
 
 @dataclass
 class ConditionView(ViewModel):
+    """One condition, for -o json|yaml."""
+
     type: str
     status: str
     reason: str | None = None
@@ -45,12 +49,16 @@ class ConditionView(ViewModel):
 
 @dataclass
 class HealthView(ViewModel):
+    """The Argo CD health verdict."""
+
     status: str
     message: str
 
 
 @dataclass
 class ComponentView(ViewModel):
+    """One component's row of `status`."""
+
     name: str
     type: str | None = None
     kind: str | None = None
@@ -74,6 +82,8 @@ class ComponentView(ViewModel):
 
 @dataclass
 class Totals(ViewModel):
+    """Sums over the components."""
+
     gpus: int | None = None
     desiredGpus: int | None = None
     readyReplicas: int = 0
@@ -83,6 +93,8 @@ class Totals(ViewModel):
 
 @dataclass
 class CheckpointView(ViewModel):
+    """One component's checkpoint."""
+
     component: str
     checkpointName: str | None = None
     checkpointID: str | None = None
@@ -91,12 +103,16 @@ class CheckpointView(ViewModel):
 
 @dataclass
 class PlacementView(ViewModel):
+    """The topology placement."""
+
     score: float | None = None
     state: str | None = None
 
 
 @dataclass(kw_only=True)
 class StatusView(ViewModel):
+    """Everything `status` shows of one graph."""
+
     name: str
     namespace: str | None = None
     state: str | None = None

@@ -43,6 +43,8 @@ BAD_WAITING = (
 
 @dataclass
 class TreeNode:
+    """One object of `tree`, with the objects it owns."""
+
     kind: str
     name: str
     namespace: str

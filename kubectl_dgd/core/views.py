@@ -200,6 +200,8 @@ class RestartProgress:
 
 @dataclass(frozen=True)
 class FieldChange:
+    """One changed field of a diff."""
+
     change: str  # "+" added, "-" removed, "~" changed
     path: str
     old: Any = None
@@ -218,6 +220,8 @@ def _no_impact() -> Impact:
 
 @dataclass
 class GraphDiff:
+    """The changes between a graph's file and its live object."""
+
     name: str
     namespace: str
     exists: bool

@@ -35,6 +35,8 @@ def case_name(item: ItemReport) -> str:
 
 @dataclass(frozen=True)
 class Located:
+    """A finding with the file and line it belongs to."""
+
     source: str
     line: int
     finding: Finding
@@ -61,6 +63,8 @@ def where(source: str, line: int | None) -> str:
 
 @dataclass(frozen=True)
 class Unreadable:
+    """An input that could not be read."""
+
     source: str
     line: int | None  # None: the whole file (it could not be opened)
     message: str  # without the "source:line: " prefix the error's str() carries

@@ -31,6 +31,8 @@ MIN_WIDTH = 6  # kubectl's tab writer: minimum width 6, padding 3 (the table's g
 
 @dataclass(frozen=True)
 class Column:
+    """One column of -o custom-columns."""
+
     header: str
     template: Template
 

@@ -36,16 +36,22 @@ class JsonPathError(UsageError):
 
 @dataclass
 class Text:
+    """Literal text of a template."""
+
     text: str
 
 
 @dataclass
 class Field:
+    """A `.name` step."""
+
     name: str
 
 
 @dataclass
 class Param:
+    """One of an array slice's start, end and step."""
+
     known: bool = False
     value: int = 0
     derived: bool = False
@@ -53,11 +59,15 @@ class Param:
 
 @dataclass
 class Array:
+    """An index or slice step: `[start:end:step]`."""
+
     params: tuple[Param, Param, Param]
 
 
 @dataclass
 class Filter:
+    """A filter step: `[?(left op right)]`."""
+
     left: Seq
     right: Seq
     operator: str
@@ -65,26 +75,32 @@ class Filter:
 
 @dataclass
 class Literal:
+    """A number or boolean in a filter."""
+
     value: int | float | bool
 
 
 @dataclass
 class Wildcard:
-    pass
+    """The `*` step."""
 
 
 @dataclass
 class Recursive:
-    pass
+    """The `..` (recursive descent) step."""
 
 
 @dataclass
 class Union:
+    """A union step: `[a,b]`."""
+
     branches: list[Seq]
 
 
 @dataclass
 class Identifier:
+    """A bare name in a filter."""
+
     name: str
 
 

@@ -33,6 +33,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 @dataclass
 class _Suite:
+    """A <testsuite> being filled."""
+
     element: ET.Element
     tests: int = 0
     failures: int = 0

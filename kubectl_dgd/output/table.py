@@ -24,6 +24,8 @@ CUT_FLOOR = 16
 
 @dataclass(frozen=True)
 class Column:
+    """One column of a text table."""
+
     header: str
     align: str = "left"  # "left" or "right"
     # How it gives way to fit the width: "end" (free text, cut with an ellipsis), "middle" (a

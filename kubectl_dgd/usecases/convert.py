@@ -35,6 +35,8 @@ ALPHA_ONLY_CODES = frozenset(
 
 @dataclass
 class ConvertResult:
+    """A converted stream, as text and as data."""
+
     text: str  # the converted stream in the file's own format (printed, or written in place)
     documents: list[Any] = field(default_factory=list)  # the converted stream as data
     converted: list[str] = field(default_factory=list)  # names of the graphs converted

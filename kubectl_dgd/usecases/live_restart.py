@@ -41,6 +41,8 @@ MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
 
 @dataclass
 class LiveRestart:
+    """A restart to make on the cluster."""
+
     name: str
     namespace: str
     plan: RestartPlan
@@ -184,6 +186,8 @@ def _order(plan: RestartPlan) -> list[str]:
 
 @dataclass(frozen=True)
 class WaitOutcome:
+    """How a restart's wait ended."""
+
     ok: bool
     message: str
 

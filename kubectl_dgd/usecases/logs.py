@@ -24,6 +24,8 @@ MAIN = "main"  # the container the operator merges its defaults into
 
 @dataclass(frozen=True)
 class LogRequest:
+    """Which logs to read."""
+
     container: str | None = None
     previous: bool = False
     tail: int | None = None

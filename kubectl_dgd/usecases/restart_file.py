@@ -45,6 +45,8 @@ WHOLE_READ_BYTES = 256 * 1024
 
 @dataclass(frozen=True)
 class RestartFileResult:
+    """A restart written into a file."""
+
     path: str
     name: str
     namespace: str
@@ -78,6 +80,8 @@ class RestartFileResult:
 
 @dataclass(frozen=True)
 class _Edit:
+    """A file's text before and after an edit."""
+
     text: str
     new_text: str
     graph: dict[str, Any]

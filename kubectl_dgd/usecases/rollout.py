@@ -23,6 +23,8 @@ from kubectl_dgd.usecases.watching import TimedOut, follow
 
 @dataclass(frozen=True)
 class RolloutState:
+    """Where a rollout stands at one observation."""
+
     done: bool
     failed: bool
     line: str
@@ -88,6 +90,8 @@ def _waiting(phase: Phase) -> str:
 
 @dataclass(frozen=True)
 class RolloutOutcome:
+    """How `rollout status` ended."""
+
     ok: bool
     message: str | None  # the error line when not ok
 

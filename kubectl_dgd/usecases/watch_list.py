@@ -22,6 +22,8 @@ Key = tuple[str, str]
 
 @dataclass(frozen=True)
 class ListEvent:
+    """One change of `list -w`."""
+
     type: str  # ADDED, MODIFIED or DELETED
     obj: dict[str, Any]
 

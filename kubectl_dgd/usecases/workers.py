@@ -39,6 +39,8 @@ WAIT_SECONDS = 20.0
 
 @dataclass(frozen=True)
 class WorkerRequest:
+    """The size of a job, to choose how many worker processes it gets."""
+
     files: int
     input_bytes: int  # the manifests' total size
     wanted: int = 0  # DGD_WORKERS: 0 auto, 1 no workers, N at most N

@@ -197,7 +197,7 @@ def test_the_console_script_fills_the_cache_once_then_only_reads_it(tmp_path: Pa
     assert first.returncode == 0, first.stderr
     written = _caches(tmp_path)
     names = {p.name.split(".")[0] for p in written}
-    assert {"findings", "report", "phase"} <= names
+    assert {"findings", "report", "profile"} <= names
     second = subprocess.run(run, env=_env(tmp_path), capture_output=True, text=True, check=False)
     assert (second.returncode, second.stdout) == (0, first.stdout)
     assert _caches(tmp_path) == written  # nothing missed, nothing rewritten

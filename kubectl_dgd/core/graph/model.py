@@ -57,6 +57,8 @@ class Component:
 
 @dataclass(frozen=True)
 class RestartSpec:
+    """spec.restart: the requested restart."""
+
     id: str | None
     strategy: Literal["Sequential", "Parallel"]
     order: tuple[str, ...]
@@ -64,6 +66,8 @@ class RestartSpec:
 
 @dataclass(frozen=True)
 class Condition:
+    """One entry of status.conditions."""
+
     type: str
     status: str | None
     reason: str | None
@@ -104,6 +108,8 @@ class ComponentStatus:
 
 @dataclass(frozen=True)
 class RestartStatus:
+    """status.restart: how far the requested restart has got."""
+
     observed_id: str | None
     phase: str | None
     in_progress: tuple[str, ...]
@@ -111,6 +117,8 @@ class RestartStatus:
 
 @dataclass(frozen=True)
 class RollingUpdateStatus:
+    """status.rollingUpdate: the managed rolling update."""
+
     phase: str | None
     start_time: str | None
     end_time: str | None
@@ -119,6 +127,8 @@ class RollingUpdateStatus:
 
 @dataclass(frozen=True)
 class CheckpointStatus:
+    """One entry of status.checkpoints."""
+
     checkpoint_name: str | None
     checkpoint_id: str | None
     ready: bool | None
@@ -126,12 +136,16 @@ class CheckpointStatus:
 
 @dataclass(frozen=True)
 class Placement:
+    """status.placement: the topology placement's score and state."""
+
     score: float | None
     state: str | None
 
 
 @dataclass(frozen=True)
 class GraphStatus:
+    """The operator's status of a DGD."""
+
     state: str | None  # None when the operator wrote none (the CRD default is "initializing")
     observed_generation: int | None
     conditions: tuple[Condition, ...]
@@ -151,6 +165,8 @@ class GraphStatus:
 
 @dataclass(frozen=True)
 class Graph:
+    """A DGD as the commands read it (the raw object kept for what the model leaves out)."""
+
     name: str
     namespace: str | None
     generation: int | None

@@ -40,6 +40,8 @@ WARNING = "warning"
 
 @dataclass
 class Finding:
+    """One reason a graph is not Ready, with what to do about it."""
+
     component: str | None  # None: about the graph as a whole (the operator, its state)
     severity: str
     reason: str
@@ -63,6 +65,8 @@ class Finding:
 
 @dataclass
 class WhyReport:
+    """What `why` found for one graph."""
+
     # -o custom-columns: a row per item of this list in the JSON
     TEMPLATE_ROWS: ClassVar[str] = "findings"
 
