@@ -29,6 +29,8 @@ class WriteError(DgdError):
 
 @dataclass(frozen=True)
 class _Span:
+    """A range of characters of the file's text."""
+
     start: int
     end: int
 

@@ -36,6 +36,8 @@ _FALSE = frozenset({"false", "no", "off", "0"})
 
 @dataclass(frozen=True)
 class Parameter:
+    """One parameter the plugin announces to Argo CD's UI."""
+
     name: str
     title: str
     tooltip: str
@@ -113,6 +115,8 @@ def param_env_suffix(name: str) -> str:
 
 @dataclass(frozen=True)
 class Settings:
+    """What the application's parameters and environment ask of `generate`."""
+
     restart_id: str | None = None
     restart_strategy: Literal["Sequential", "Parallel"] | None = None
     provider: Literal["grove", "component"] | None = None

@@ -25,6 +25,8 @@ SOURCE_PATH_ENV = "ARGOCD_APP_SOURCE_PATH"
 
 @dataclass(frozen=True)
 class AppSource:
+    """The application's directory and the repository it lies in."""
+
     app_dir: Path  # resolved
     repo_root: Path  # resolved; app_dir is inside it
 
@@ -38,6 +40,8 @@ class AppSource:
 
 @dataclass
 class Listing:
+    """The application's manifest files, and what could not be listed."""
+
     files: list[Path] = field(default_factory=list)
     errors: list[InputError] = field(default_factory=list)
 

@@ -83,6 +83,8 @@ class Sizing:
 
 @dataclass(frozen=True)
 class GenerateRequest:
+    """One `generate` run: the files, the operator profile and the application's context."""
+
     files: list[tuple[Path, str]]  # each manifest file and its name as shown in messages
     profile: Profile
     namespace: str  # the application's destination namespace ('' when Argo CD gave none)
@@ -199,6 +201,8 @@ def _identity(obj: Mapping[str, Any], namespace: str) -> tuple[str, str, str, st
 
 @dataclass
 class FileResult:
+    """One file's objects to emit, its errors and its warnings."""
+
     entries: list[Entry] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)

@@ -220,3 +220,21 @@ def test_fill_caches_every_module_with_dataclasses(tmp_path: Path) -> None:
     }
     cached = {p.name.split(".")[0] for p in _caches(tmp_path)}
     assert declaring <= cached, declaring - cached
+
+
+def test_every_dataclass_of_the_package_has_a_docstring() -> None:
+    """Without one, ``dataclasses`` builds ``__doc__`` from ``inspect.signature`` at every start."""
+    import ast
+
+    missing = []
+    for path in sorted((ROOT / "kubectl_dgd").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ClassDef) or ast.get_docstring(node) is not None:
+                continue
+            names = {
+                getattr(d.func if isinstance(d, ast.Call) else d, "id", "")
+                for d in node.decorator_list
+            }
+            if "dataclass" in names:
+                missing.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert missing == []

@@ -25,6 +25,8 @@ class RenderError(ReconcileError):
 
 @dataclass
 class Graph:
+    """A graph being rendered: its object, names and the facts every child needs."""
+
     obj: dict[str, Any]
     name: str
     namespace: str

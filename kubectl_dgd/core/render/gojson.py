@@ -33,6 +33,8 @@ class F:
 
 @dataclass(frozen=True)
 class GoType:
+    """A Go type of the operator's API, as far as its JSON encoding depends on it."""
+
     kind: str  # string int bool float quantity intstr any struct ptr slice map
     fields: tuple[F, ...] = ()
     elem: GoType | None = None

@@ -24,6 +24,8 @@ KIND_ORDER = (
 
 @dataclass(frozen=True)
 class RenderedObject:
+    """One child object rendered, and the graph or component it comes from."""
+
     source: str  # "<graph>/<component>", or "<graph>" for objects of the whole graph
     obj: dict[str, Any]
 
