@@ -107,10 +107,13 @@ def save() -> None:
 
 def install() -> None:
     """Route ``dataclasses``' compilations of our modules' methods through the cache."""
-    import dataclasses
+    module = sys.modules.get("dataclasses")
+    if module is None:  # not loaded yet (``--help`` never loads it): entered deferred, so that
+        from kubectl_dgd.deferred import defer  # its code runs with our exec among its globals
 
-    if vars(dataclasses).get("exec") is not _exec:
-        vars(dataclasses)["exec"] = _exec  # a module global shadows the builtin it calls
+        module = defer("dataclasses")
+    if vars(module).get("exec") is not _exec:
+        vars(module)["exec"] = _exec  # a module global shadows the builtin it calls
         atexit.register(save)
 
 

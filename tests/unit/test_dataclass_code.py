@@ -238,3 +238,17 @@ def test_every_dataclass_of_the_package_has_a_docstring() -> None:
             if "dataclass" in names:
                 missing.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert missing == []
+
+
+def test_dataclasses_stays_unloaded_until_asked_for_and_then_runs_with_the_cache() -> None:
+    code = (
+        "import sys, kubectl_dgd\n"
+        "from kubectl_dgd import dataclass_code\n"
+        "from kubectl_dgd.deferred import is_deferred\n"
+        "print(is_deferred(sys.modules['dataclasses']))\n"
+        "from dataclasses import dataclass\n"
+        "import dataclasses\n"
+        "print(is_deferred(dataclasses), dataclasses.exec is dataclass_code._exec)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.stdout.split() == ["True", "False", "True"], proc.stderr
