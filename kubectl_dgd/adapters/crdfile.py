@@ -8,6 +8,7 @@ from pathlib import Path
 
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS
+from kubectl_dgd.core.validate import derived
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
 from kubectl_dgd.errors import InputError
 
@@ -25,8 +26,22 @@ def bundled_schemas(version: str = NEWEST_VERSION) -> CrdSchemas:
     if version not in SUPPORTED_VERSIONS:
         raise InputError(f"no bundled CRD for operator version {version}", "--operator-version")
     # A path next to the package rather than importlib.resources, whose import alone costs ~7 ms.
-    with (Path(__file__).resolve().parent.parent / "data" / bundle_name(version)).open("rb") as fh:
-        return schemas_from_crd(json.load(fh))
+    data = Path(__file__).resolve().parent.parent / "data"
+    with (data / bundle_name(version)).open("rb") as fh:
+        schemas = schemas_from_crd(json.load(fh))
+    # What the walks would learn from this schema, worked out ahead (core/validate/derived.py);
+    # without the file the first graph walks the schema instead.
+    try:
+        with (data / derived_name(version)).open("rb") as fh:
+            derived.seed(schemas, json.load(fh))
+    except (OSError, ValueError):
+        pass
+    return schemas
+
+
+def derived_name(version: str) -> str:
+    """The derived facts of a bundle sit beside it (scripts/derive_crd_walks.py writes them)."""
+    return "derived-" + bundle_name(version)
 
 
 def schemas_from_file(path: str) -> CrdSchemas:

@@ -1,0 +1,55 @@
+"""Write what the validation walks derive from each bundled CRD schema, beside the bundle.
+
+Usage: python scripts/derive_crd_walks.py   (after scripts/extract_crd_schema.py, or a
+change to the walks or the CEL library; tests/unit/test_derived_walks.py fails until then)
+
+For every kubectl_dgd/data/crd-schema*.json, writes derived-crd-schema*.json: per served
+version, which subtrees carry a ``default`` or a CEL rule; per rule, the facts its compilation
+and scan give (kubectl_dgd/core/validate/derived.py describes the format and why).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kubectl_dgd.adapters.crdfile import bundle_name, derived_name
+from kubectl_dgd.core.profile import SUPPORTED_VERSIONS
+from kubectl_dgd.core.validate import cel, schema
+from kubectl_dgd.core.validate.crd import schemas_from_crd
+
+DATA = Path(__file__).resolve().parent.parent / "kubectl_dgd" / "data"
+
+
+def build(bundle: Path) -> str:
+    """The derived file's text for one bundle, from a fresh load of it (never from seeds)."""
+    schemas = schemas_from_crd(json.loads(bundle.read_text()))
+    rules: dict[str, Any] = {}
+    for version_schema in schemas.values():
+        for _, raw in cel.all_rules(version_schema):
+            text = raw.get("rule")
+            if isinstance(text, str) and text.strip() not in rules:
+                facts = cel.rule_facts(text)
+                if facts is not None:
+                    rules[text.strip()] = facts
+    derived = {
+        "_notice": f"Written by scripts/derive_crd_walks.py from {bundle.name}; do not edit.",
+        "versions": {v: schema.walk_index(s) for v, s in sorted(schemas.items())},
+        "rules": dict(sorted(rules.items())),
+    }
+    # One line, no spaces: the smallest text for json to decode at start-up.
+    return json.dumps(derived, separators=(",", ":"), sort_keys=False) + "\n"
+
+
+def main() -> int:
+    for version in SUPPORTED_VERSIONS:
+        out = DATA / derived_name(version)
+        out.write_text(build(DATA / bundle_name(version)))
+        print(f"wrote {out.relative_to(DATA.parent.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
