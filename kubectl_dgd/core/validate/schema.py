@@ -18,6 +18,7 @@ import re
 from typing import Any, Protocol
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.validate.derived import WALKS
 from kubectl_dgd.core.validate.fielderr import go_float, go_value
@@ -41,7 +42,7 @@ CEL_NOT_CHECKED = (
 _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
 _ROOT_IMPLICIT = frozenset({"apiVersion", "kind", "metadata"})
-_RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
+_RFC3339 = LazyPattern(r"\A\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
 _MISSING = object()
 _STR: dict[str, Any] = {"type": "string"}
 _STR_MAP: dict[str, Any] = {"type": "object", "additionalProperties": _STR}
