@@ -1,11 +1,12 @@
-"""Write what the validation walks derive from each bundled CRD schema, beside the bundle.
+"""Write each bundled CRD's schemas in a quicker form, and what the walks learn of them.
 
 Usage: python scripts/derive_crd_walks.py   (after scripts/extract_crd_schema.py, or a
 change to the walks or the CEL library; tests/unit/test_derived_walks.py fails until then)
 
-For every kubectl_dgd/data/crd-schema*.json, writes derived-crd-schema*.json: per served
-version, which subtrees carry a ``default`` or a CEL rule; per rule, the facts its compilation
-and scan give (kubectl_dgd/core/validate/derived.py describes the format and why).
+For every kubectl_dgd/data/crd-schema*.json, writes derived-crd-schema*.json: its served
+versions' schemas with repeated subtrees stored once; per version, which subtrees carry a
+``default`` or a CEL rule; per rule, the facts its compilation and scan give
+(kubectl_dgd/core/validate/derived.py describes the format and why).
 """
 
 from __future__ import annotations
@@ -19,13 +20,15 @@ from kubectl_dgd.adapters.crdfile import bundle_name, derived_name
 from kubectl_dgd.core.profile import SUPPORTED_VERSIONS
 from kubectl_dgd.core.validate import cel, schema
 from kubectl_dgd.core.validate.crd import schemas_from_crd
+from kubectl_dgd.core.validate.derived import pack_schemas
 
 DATA = Path(__file__).resolve().parent.parent / "kubectl_dgd" / "data"
 
 
 def build(bundle: Path) -> str:
     """The derived file's text for one bundle, from a fresh load of it (never from seeds)."""
-    schemas = schemas_from_crd(json.loads(bundle.read_text()))
+    crd = json.loads(bundle.read_text())
+    schemas = schemas_from_crd(crd)
     rules: dict[str, Any] = {}
     for version_schema in schemas.values():
         for _, raw in cel.all_rules(version_schema):
@@ -34,9 +37,14 @@ def build(bundle: Path) -> str:
                 facts = cel.rule_facts(text)
                 if facts is not None:
                     rules[text.strip()] = facts
+    notice = crd.get("_notice")
     derived = {
-        "_notice": f"Written by scripts/derive_crd_walks.py from {bundle.name}; do not edit.",
-        "versions": {v: schema.walk_index(s) for v, s in sorted(schemas.items())},
+        "_notice": [
+            *(notice if isinstance(notice, list) else []),
+            f"Written by scripts/derive_crd_walks.py from {bundle.name}; do not edit.",
+        ],
+        "schemas": pack_schemas(schemas),
+        "walks": {v: schema.walk_index(s) for v, s in sorted(schemas.items())},
         "rules": dict(sorted(rules.items())),
     }
     # One line, no spaces: the smallest text for json to decode at start-up.

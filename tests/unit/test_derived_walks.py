@@ -15,7 +15,7 @@ import pytest
 from kubectl_dgd.adapters import crdfile
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.profile import SUPPORTED_VERSIONS, Profile
-from kubectl_dgd.core.validate import cel, schema
+from kubectl_dgd.core.validate import cel, derived, schema
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
 from kubectl_dgd.core.validate.pipeline import validate_object
 from kubectl_dgd.errors import InputError
@@ -141,3 +141,36 @@ def test_every_bundled_rule_has_facts_equal_to_a_fresh_compile() -> None:
             for _, raw in cel.all_rules(served):
                 text = raw["rule"].strip()
                 assert shipped[text] == cel.rule_facts(text), text
+
+
+@pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
+def test_the_shipped_schemas_are_the_bundles_schemas(version: str) -> None:
+    # JSON text, not ==: key order (the order defaults are added in) and 1 against 1.0 count
+    assert json.dumps(seeded(version)) == json.dumps(unseeded(version))
+
+
+def test_without_a_derived_file_the_bundle_is_read_and_walked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(crdfile, "derived_name", lambda version: "no-such-file.json")
+    schemas = seeded("1.6")
+    assert json.dumps(schemas) == json.dumps(unseeded("1.6"))
+    obj = graphs()[0][1]
+    assert validate_object(copy.deepcopy(obj), schemas, Profile()) == validate_object(
+        copy.deepcopy(obj), unseeded("1.6"), Profile()
+    )
+
+
+def test_packing_keeps_order_types_and_shares_equal_subtrees() -> None:
+    sub = {"type": "object", "properties": {f"p{i}": {"type": "integer"} for i in range(12)}}
+    schemas = {"v1": {"properties": {"b": copy.deepcopy(sub), "a": copy.deepcopy(sub), "n": 1.0}}}
+    packed = json.loads(json.dumps(derived.pack_schemas(schemas)))
+    assert len(packed["shared"]) == 1
+    unpacked = derived.unpack_schemas(packed)
+    assert unpacked is not None
+    assert json.dumps(unpacked) == json.dumps(schemas)
+    props = unpacked["v1"]["properties"]
+    assert props["a"] is props["b"]
+    assert (
+        derived.unpack_schemas({"versions": {}, "shared": [], "links": [["v9", ["x"], 0]]}) is None
+    )

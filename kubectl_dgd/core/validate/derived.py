@@ -22,6 +22,8 @@ flag ``null`` when ``self`` is used whole (cel.py, ``_fields_used``).
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from typing import Any
 
 # id(schema node) -> (node, entry): a node's seed, registered when its parent's is read.
@@ -34,12 +36,89 @@ def seed(schemas: dict[str, dict[str, Any]], derived: Any) -> None:
     """Register the derived facts of the bundle whose schemas are ``schemas`` (just loaded)."""
     if not isinstance(derived, dict):
         return
-    versions = derived.get("versions")
-    if isinstance(versions, dict):
-        for version, entry in versions.items():
+    walks = derived.get("walks")
+    if isinstance(walks, dict):
+        for version, entry in walks.items():
             root = schemas.get(version)
             if isinstance(root, dict):
                 WALKS[id(root)] = (root, entry)
     rules = derived.get("rules")
     if isinstance(rules, dict):
         RULE_FACTS.update(rules)
+
+
+# --- the schemas themselves, with repeated subtrees stored once ---------------------------
+#
+# Decoding the bundle's JSON was most of loading it (5 ms under load): the pod template schema
+# appears in components, roles and both versions, 18 932 values in all. Here each repeated
+# subtree of at least SHARED_MIN values is stored once (78 KB against 311 KB) and put back in
+# place by reference: equal subtrees become one object, which every cache by identity (the
+# schema nodes, plans, compiled rules) shares, as their answers depend on the content alone.
+
+SHARED_MIN = 20
+
+
+def pack_schemas(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``{"versions", "shared", "links"}``: each version's schema with every repeated subtree
+    of SHARED_MIN values or more replaced by ``null`` and listed in ``links`` as ``[owner
+    (version or shared index), [keys or indexes to the slot], shared index]``."""
+    counts: Counter[str] = Counter()
+    sizes: dict[str, int] = {}
+
+    def count(value: Any) -> int:
+        """Occurrences of each subtree, the inside of a repeated one counted once (it is
+        stored once); returns the subtree's number of values."""
+        if not isinstance(value, (dict, list)):
+            return 1
+        text = json.dumps(value)  # order-sensitive: property order is meaningful
+        counts[text] += 1
+        if counts[text] == 1:
+            items = value.values() if isinstance(value, dict) else value
+            sizes[text] = 1 + sum(count(item) for item in items)
+        return sizes[text]
+
+    for version_schema in schemas.values():
+        count(version_schema)
+    index: dict[str, int] = {}
+    shared: list[Any] = []
+    links: list[list[Any]] = []
+
+    def build(value: Any, owner: str | int, path: list[str | int]) -> Any:
+        if isinstance(value, dict):
+            pairs: list[tuple[str | int, Any]] = list(value.items())
+            out: Any = {}
+        elif isinstance(value, list):
+            pairs, out = list(enumerate(value)), [None] * len(value)
+        else:
+            return value
+        for key, item in pairs:
+            text = json.dumps(item) if isinstance(item, (dict, list)) else ""
+            if text and counts[text] > 1 and sizes[text] >= SHARED_MIN:
+                if text not in index:
+                    index[text] = len(shared)
+                    shared.append(None)
+                    shared[index[text]] = build(item, index[text], [])
+                links.append([owner, [*path, key], index[text]])
+                out[key] = None
+            else:
+                out[key] = build(item, owner, [*path, key])
+        return out
+
+    versions = {v: build(s, v, []) for v, s in schemas.items()}
+    return {"versions": versions, "shared": shared, "links": links}
+
+
+def unpack_schemas(packed: Any) -> dict[str, dict[str, Any]] | None:
+    """The schemas ``pack_schemas`` packed; None for data of another shape."""
+    try:
+        versions, shared = packed["versions"], packed["shared"]
+        for owner, path, which in packed["links"]:
+            node = versions[owner] if type(owner) is str else shared[owner]
+            for step in path[:-1]:
+                node = node[step]
+            node[path[-1]] = shared[which]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    if not isinstance(versions, dict) or not all(isinstance(s, dict) for s in versions.values()):
+        return None
+    return versions
