@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -25,6 +27,7 @@ from tests.conftest import ROOT
 DATA = ROOT / "kubectl_dgd" / "data"
 SCRIPT = ROOT / "scripts" / "derive_crd_walks.py"
 KEYWORDS = ("default", "x-kubernetes-validations")
+TRANSITION = "!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)"  # bundled
 
 
 def load_script() -> ModuleType:
@@ -123,8 +126,7 @@ def test_seeded_and_walked_schemas_give_the_same_findings(version: str) -> None:
 
 def test_a_transition_rule_known_by_its_facts_is_not_compiled_on_create() -> None:
     seeded("1.6")
-    text = "!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)"
-    node = {"type": "object", "x-kubernetes-validations": [{"rule": text}]}
+    node = {"type": "object", "x-kubernetes-validations": [{"rule": TRANSITION}]}
     assert cel.check({"type": "x"}, None, node) == []
     (rule,) = cel.compiled_rules(node)
     assert rule.transition and rule.compile_error is None
@@ -174,3 +176,22 @@ def test_packing_keeps_order_types_and_shares_equal_subtrees() -> None:
     assert (
         derived.unpack_schemas({"versions": {}, "shared": [], "links": [["v9", ["x"], 0]]}) is None
     )
+
+
+def test_the_cel_extension_loads_only_when_a_rule_must_run() -> None:
+    # In a child: this process has loaded it already. A transition rule known by its facts
+    # is skipped on create without the extension; on update it compiles, so it loads.
+    code = f"""
+from kubectl_dgd.adapters.crdfile import bundled_schemas
+from kubectl_dgd.core.validate import cel, cel_env
+bundled_schemas()
+node = {{"type": "object", "x-kubernetes-validations": [{{"rule": {TRANSITION!r}}}]}}
+assert cel.check({{"type": "y"}}, None, node) == []
+assert not cel_env._LOADED, "loaded on create"
+assert [f.code for f in cel.check({{"type": "y"}}, {{"type": "x"}}, node)] == ["cel-rule"]
+assert cel_env._LOADED
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
