@@ -10,7 +10,7 @@ every process, so ``scripts/derive_crd_walks.py`` writes them beside each bundle
 bundle; tests/unit/test_derived_walks.py regenerates every file byte for byte (so they cannot
 drift from the schema or the CEL library) and checks the seeded answers against the walk. A
 schema that is not a bundled one (``--crd``) has no seeds and is walked as before. The same
-file holds the schemas themselves (``pack_schemas`` below), so the bundle is not read at all.
+file holds the schemas themselves (``unpack_schemas`` below), so the bundle is not read at all.
 
 Format of ``walks``, per served version: the entry of the schema root. An entry gives the
 walk's answer for a node in bits (1: a ``default`` at or below it, 2: a CEL rule), as a number
@@ -23,8 +23,6 @@ flag ``null`` when ``self`` is used whole (cel.py, ``_fields_used``).
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from typing import Any
 
 # id(schema node) -> (node, entry): a node's seed, registered when its parent's is read.
@@ -50,68 +48,17 @@ def seed(schemas: dict[str, dict[str, Any]], derived: Any) -> None:
 
 # --- the schemas themselves, with repeated subtrees stored once ---------------------------
 #
-# Decoding the bundle's JSON was most of loading it (3.6 ms, now 1.1 ms with the rest of this
-# file): the pod template schema appears in components, roles and both versions. Here each repeated subtree
-# of at least SHARED_MIN values is stored once (the newest bundle's schemas: 71 KB against
-# 311 KB) and put back in place by reference: equal subtrees become one object, which every
-# cache by identity (schema nodes, plans, compiled rules) shares, as what they hold depends on
-# the content alone.
-
-SHARED_MIN = 20
-
-
-def pack_schemas(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """``{"versions", "shared", "links"}``: each version's schema with every repeated subtree
-    of SHARED_MIN values or more replaced by ``null`` and listed in ``links`` as ``[owner
-    (version or shared index), [keys or indexes to the slot], shared index]``."""
-    counts: Counter[str] = Counter()
-    sizes: dict[str, int] = {}
-
-    def count(value: Any) -> int:
-        """Occurrences of each subtree, the inside of a repeated one counted once (it is
-        stored once); returns the subtree's number of values."""
-        if not isinstance(value, (dict, list)):
-            return 1
-        text = json.dumps(value)  # order-sensitive: property order is meaningful
-        counts[text] += 1
-        if counts[text] == 1:
-            items = value.values() if isinstance(value, dict) else value
-            sizes[text] = 1 + sum(count(item) for item in items)
-        return sizes[text]
-
-    for version_schema in schemas.values():
-        count(version_schema)
-    index: dict[str, int] = {}
-    shared: list[Any] = []
-    links: list[list[Any]] = []
-
-    def build(value: Any, owner: str | int, path: list[str | int]) -> Any:
-        if isinstance(value, dict):
-            pairs: list[tuple[str | int, Any]] = list(value.items())
-            out: Any = {}
-        elif isinstance(value, list):
-            pairs, out = list(enumerate(value)), [None] * len(value)
-        else:
-            return value
-        for key, item in pairs:
-            text = json.dumps(item) if isinstance(item, (dict, list)) else ""
-            if text and counts[text] > 1 and sizes[text] >= SHARED_MIN:
-                if text not in index:
-                    index[text] = len(shared)
-                    shared.append(None)
-                    shared[index[text]] = build(item, index[text], [])
-                links.append([owner, [*path, key], index[text]])
-                out[key] = None
-            else:
-                out[key] = build(item, owner, [*path, key])
-        return out
-
-    versions = {v: build(s, v, []) for v, s in schemas.items()}
-    return {"versions": versions, "shared": shared, "links": links}
+# Decoding the bundle's JSON was most of loading it (3.6 ms; 1.1 ms now with the rest of this
+# file): the pod template schema appears in components, roles and both versions. The script
+# stores each repeated subtree once (the newest bundle's schemas: 71 KB against 311 KB), with
+# the places it goes in ``links``; here they are put back by reference, so equal subtrees are
+# one object, which every cache by identity (schema nodes, plans, compiled rules) shares, as
+# what those caches hold depends on the content alone.
 
 
 def unpack_schemas(packed: Any) -> dict[str, dict[str, Any]] | None:
-    """The schemas ``pack_schemas`` packed; None for data of another shape."""
+    """The schemas from ``{"versions", "shared", "links"}`` (scripts/derive_crd_walks.py,
+    ``pack_schemas``, describes the form); None for data of another shape."""
     try:
         versions, shared = packed["versions"], packed["shared"]
         for owner, path, which in packed["links"]:
