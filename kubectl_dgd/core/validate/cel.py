@@ -131,7 +131,7 @@ def _compile(rule: str) -> tuple[Any, str | None, list[Any] | None]:
     keep = _fields_used(rule, variables)
     fields = None if keep is None else sorted(keep[0])
     deep = None if keep is None else keep[1]
-    return program, None, ["oldSelf" in variables, list(_needed(functions)), fields, deep]
+    return program, None, ["oldSelf" in variables, sorted(_needed(functions)), fields, deep]
 
 
 def _program_of(rule: str) -> tuple[Any, str | None]:
