@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.profile import NEWEST_VERSION, SUPPORTED_VERSIONS
+from kubectl_dgd.core.validate import derived
 from kubectl_dgd.core.validate.crd import CrdSchemas, schemas_from_crd
 from kubectl_dgd.errors import InputError
 
@@ -25,8 +27,30 @@ def bundled_schemas(version: str = NEWEST_VERSION) -> CrdSchemas:
     if version not in SUPPORTED_VERSIONS:
         raise InputError(f"no bundled CRD for operator version {version}", "--operator-version")
     # A path next to the package rather than importlib.resources, whose import alone costs ~7 ms.
-    with (Path(__file__).resolve().parent.parent / "data" / bundle_name(version)).open("rb") as fh:
-        return schemas_from_crd(json.load(fh))
+    data = Path(__file__).resolve().parent.parent / "data"
+    # The derived file beside the bundle holds its schemas in a form several times quicker to
+    # decode, and what the walks would learn from them (core/validate/derived.py); without it
+    # (or with a damaged one) the bundle itself is read and the first graph walks it.
+    shipped = _read_json(data / derived_name(version))
+    schemas = derived.unpack_schemas(shipped.get("schemas")) if isinstance(shipped, dict) else None
+    if schemas is None:
+        with (data / bundle_name(version)).open("rb") as fh:
+            schemas = schemas_from_crd(json.load(fh))
+    derived.seed(schemas, shipped)
+    return schemas
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        with path.open("rb") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return None
+
+
+def derived_name(version: str) -> str:
+    """The derived facts of a bundle sit beside it (scripts/derive_crd_walks.py writes them)."""
+    return "derived-" + bundle_name(version)
 
 
 def schemas_from_file(path: str) -> CrdSchemas:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.redact import may_hold_secret, quoted_or_hidden
 from kubectl_dgd.errors import InputError
@@ -302,8 +303,8 @@ def _reader_problem(err: Any) -> str:
     return f"malformed YAML: {_one_line(str(getattr(err, 'reason', '') or 'unreadable character'))}"
 
 
-_BLOCK_PREFIX = re.compile(r"^[ \t?:-]*", re.MULTILINE)
-_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+_BLOCK_PREFIX = LazyPattern(r"^[ \t?:-]*", re.MULTILINE)
+_FLOW_BRACKET = LazyPattern(r"[\[\]{}]")
 
 
 def _depth_bound(text: str) -> int:

@@ -7,17 +7,19 @@ Only worker types (worker, prefill, decode) are considered.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from kubectl_dgd.core.containers import main_container, string_list
 from kubectl_dgd.core.graph import is_worker
+from kubectl_dgd.core.lazyre import LazyPattern
 
 FRAMEWORKS: tuple[str, ...] = ("vllm", "sglang", "trtllm")
 
-_PATTERNS: dict[str, re.Pattern[str]] = {
-    name: re.compile(rf"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.{name}[^|&;]*")
+# Compiled at first use, and only where the command names the module (a pattern cannot
+# match a text without its literal ``dynamo.<name>``): most runs compile one of them or none.
+_PATTERNS: dict[str, LazyPattern] = {
+    name: LazyPattern(rf"python[0-9.]*\s+[^|&;]*-m\s+[^|&;]*dynamo\.{name}[^|&;]*")
     for name in FRAMEWORKS
 }
 
@@ -48,7 +50,9 @@ def command_line(component: dict[str, Any]) -> str:
 
 
 def detect_frameworks(text: str) -> tuple[str, ...]:
-    return tuple(name for name in FRAMEWORKS if _PATTERNS[name].search(text))
+    return tuple(
+        name for name in FRAMEWORKS if f"dynamo.{name}" in text and _PATTERNS[name].search(text)
+    )
 
 
 def detect(component: dict[str, Any]) -> Detection:

@@ -5,12 +5,16 @@ The same notation keys the line maps of parsed documents, so a finding's path fi
 
 import re
 
+from kubectl_dgd.core.lazyre import LazyPattern
+
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = LazyPattern(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # compiled when a key has one
 
 
 def _escape(key: str) -> str:
     """Control characters as \\xNN, so a path (and every finding line) stays one line."""
+    if key.isprintable():  # none of them is printable
+        return key
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", key)
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from kubectl_dgd.core import graph
+from kubectl_dgd.core.lazyre import LazyPattern
 
 # The annotations that pick the provider (defined in core.graph; read here and by validate).
 WORKLOAD_PROVIDER_ANNOTATION = graph.WORKLOAD_PROVIDER_ANNOTATION
@@ -19,7 +19,7 @@ Provider = Literal["grove", "component"]
 SUPPORTED_VERSIONS: tuple[str, ...] = ("1.3", "1.4", "1.5", "1.6")
 NEWEST_VERSION = SUPPORTED_VERSIONS[-1]
 
-_RELEASE = re.compile(r"^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$")
+_RELEASE = LazyPattern(r"^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$")
 
 
 def version_key(version: str) -> tuple[int, int]:

@@ -9,6 +9,7 @@ import re
 from typing import Any, NamedTuple
 
 from kubectl_dgd.core.containers import main_image
+from kubectl_dgd.core.lazyre import LazyPattern
 
 
 class RuntimeVersion(NamedTuple):
@@ -30,7 +31,7 @@ _TAG = re.compile(
     r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
 )
 # The CRD pattern for runtimeVersionOverride: canonical MAJOR.MINOR.PATCH, at most 4 digits each.
-_OVERRIDE = re.compile(r"^(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})$")
+_OVERRIDE = LazyPattern(r"^(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})$")
 
 
 def image_tag(image: str) -> str | None:

@@ -7,8 +7,9 @@ a URL): it may overflow, it is never split where a reader cannot tell.
 
 from __future__ import annotations
 
-import re
 import textwrap
+
+from kubectl_dgd.core.lazyre import LazyPattern
 
 ELLIPSIS = "…"
 DEFAULT_WIDTH = 80
@@ -17,7 +18,7 @@ MIN_WIDTH = 40
 # What output/terminal.py writes for a control character: text that carried one came from
 # someone steering a terminal, and is kept on one line, so that no line break of ours puts
 # the words they chose at the start of a line (a fake row).
-_ESCAPED = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|t)")
+_ESCAPED = LazyPattern(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|t)")
 
 
 def wrap(

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_dgd.core.convert.pathmap import PathMap
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.paths import child
 from kubectl_dgd.model.kinds import V1ALPHA1, V1BETA1
 
@@ -27,7 +28,7 @@ FRONTEND_SIDECAR = "sidecar-frontend"
 DEFAULT_GPU_RESOURCE = "nvidia.com/gpu"
 CONVERSION_ANNOTATION_PREFIX = "nvidia.com/dgd-"
 GMS_MODES = {"intraPod": "IntraPod", "interPod": "InterPod"}
-_QUANTITY = re.compile(
+_QUANTITY = LazyPattern(
     r"^[+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
 )
 # Service keys whose value lands inside the pod template (main container or pod spec).

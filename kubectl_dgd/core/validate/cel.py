@@ -25,7 +25,7 @@ from typing import Any
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child, index
-from kubectl_dgd.core.validate import cel_env
+from kubectl_dgd.core.validate import cel_env, derived
 from kubectl_dgd.core.validate.schema import keyword_below, one_line
 
 _MISSING: Any = object()
@@ -37,9 +37,11 @@ _REASONS = {
 
 
 class CompiledRule:
-    """One rule, compiled on first use."""
+    """One rule, compiled on first use; a bundled rule's facts come from derived.py, and its
+    program is then compiled only when the rule must run (a transition rule on create never)."""
 
     __slots__ = (
+        "_program",
         "compile_error",
         "field_path",
         "functions",
@@ -48,7 +50,6 @@ class CompiledRule:
         "message_functions",
         "message_program",
         "optional_old",
-        "program",
         "reason",
         "rule",
         "transition",
@@ -64,39 +65,85 @@ class CompiledRule:
         self.reason: str | None = reason if isinstance(reason, str) else None
         field_path = raw.get("fieldPath")
         self.field_path: str = field_path if isinstance(field_path, str) else ""
-        self.program: Any = None
+        self._program: Any = None
         self.message_program: Any = None
         self.functions: dict[str, Any] = {}
         self.message_functions: dict[str, Any] = {}
         self.compile_error: str | None = None
         self.transition = False
         self.keep: tuple[frozenset[str], bool] | None = None
-        lib = cel_env.library()
-        try:
-            self.program = lib.compile(self.rule)
-            variables = set(self.program.variables())
-            functions = self.program.functions()
-        except Exception as err:  # the library raises ValueError/RuntimeError on bad input
-            self.compile_error = f"compilation failed: {_first_line(str(err))}"
-            return
-        missing = sorted(
-            f
-            for f in functions
-            if not cel_env.is_operator(f) and f not in cel_env.PROVIDED_FUNCTIONS
-        )
-        if missing:
-            self.compile_error = f"function not available offline: {', '.join(missing)}"
-            return
-        self.functions = _needed(functions)
-        self.transition = "oldSelf" in variables
-        self.keep = _fields_used(self.rule, variables)
         expression = raw.get("messageExpression")
-        if isinstance(expression, str) and expression.strip():
+        has_expression = isinstance(expression, str) and bool(expression.strip())
+        facts = None if has_expression else derived.RULE_FACTS.get(self.rule)
+        if facts is not None and self._take(facts):
+            return
+        self._program, self.compile_error, facts = _compile(self.rule)
+        if facts is None:
+            return
+        self._take(facts)
+        if has_expression:
+            assert isinstance(expression, str)
             try:
-                self.message_program = lib.compile(expression)
+                self.message_program = cel_env.library().compile(expression)
                 self.message_functions = _needed(self.message_program.functions())
             except Exception:
                 self.message_program = None  # the server falls back to the static message
+
+    def _take(self, facts: list[Any]) -> bool:
+        """Adopt a rule's facts (as ``rule_facts`` gives them); False for another shape."""
+        try:
+            transition, functions, fields, deep = facts
+            self.functions = {f: cel_env.EXTENSION_FUNCTIONS[f] for f in functions}
+        except (TypeError, ValueError, KeyError):
+            return False
+        self.transition = transition is True
+        self.keep = None if fields is None else (frozenset(fields), deep is True)
+        return True
+
+    def ensure_compiled(self) -> None:
+        """Compile a rule known by its facts alone; ``compile_error`` says if that failed."""
+        if self._program is None and self.compile_error is None:
+            self._program, self.compile_error = _program_of(self.rule)
+
+    @property
+    def program(self) -> Any:
+        """The compiled rule; None (with ``compile_error`` set) if it does not compile."""
+        self.ensure_compiled()
+        return self._program
+
+
+def _compile(rule: str) -> tuple[Any, str | None, list[Any] | None]:
+    """(program, None, facts) for a rule the offline environment can run, else (program or
+    None, the reason, None). Facts: [names oldSelf, extension functions, fields, deep]."""
+    program, error = _program_of(rule)
+    if program is None:
+        return None, error, None
+    try:
+        variables = set(program.variables())
+        functions = program.functions()
+    except Exception as err:  # the library raises ValueError/RuntimeError on bad input
+        return None, f"compilation failed: {_first_line(str(err))}", None
+    missing = sorted(
+        f for f in functions if not cel_env.is_operator(f) and f not in cel_env.PROVIDED_FUNCTIONS
+    )
+    if missing:
+        return program, f"function not available offline: {', '.join(missing)}", None
+    keep = _fields_used(rule, variables)
+    fields = None if keep is None else sorted(keep[0])
+    deep = None if keep is None else keep[1]
+    return program, None, ["oldSelf" in variables, sorted(_needed(functions)), fields, deep]
+
+
+def _program_of(rule: str) -> tuple[Any, str | None]:
+    try:
+        return cel_env.library().compile(rule), None
+    except Exception as err:  # the library raises ValueError/RuntimeError on bad input
+        return None, f"compilation failed: {_first_line(str(err))}"
+
+
+def rule_facts(rule: str) -> list[Any] | None:
+    """What derived.py ships for one rule (from a fresh compile), None if it cannot run offline."""
+    return _compile(rule.strip())[2]
 
 
 def _needed(functions: list[str]) -> dict[str, Any]:
@@ -157,11 +204,11 @@ def _ruled(schema: dict[str, Any]) -> _Ruled:
     return result
 
 
-_STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
-_SELECTED = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)")
-
-
-_LITERAL_SIDE = re.compile(
+# The scan's patterns, as text: ``re`` compiles them at first use (and caches them), which for
+# the bundled rules is never, their facts being shipped (derived.py).
+_STRING = r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\""
+_SELECTED = r"\.\s*([A-Za-z_][A-Za-z0-9_]*)"
+_LITERAL_SIDE = (
     r'(""|\b\d+(\.\d+)?u?|\btrue|\bfalse|\bnull)\s*[!=]=|[!=]=\s*(""|-?\d|true\b|false\b|null\b)'
 )
 
@@ -175,7 +222,7 @@ def _fields_used(rule: str, variables: set[str]) -> tuple[frozenset[str], bool] 
     ``==``/``!=`` has a literal side and there is no ``in``), so nested objects keep only the
     selected fields too.
     """
-    text = _STRING.sub('""', rule)
+    text = re.sub(_STRING, '""', rule)
     if re.search(r"\.\s*(value|orValue|or)\s*\(|\.\?|\[\?", text):
         return None
     for name in variables:
@@ -186,8 +233,10 @@ def _fields_used(rule: str, variables: set[str]) -> tuple[frozenset[str], bool] 
                     continue  # the variable a macro binds, e.g. all(c, ...)
                 return None
     comparisons = len(re.findall(r"[!=]=", text))
-    deep = re.search(r"\bin\b", text) is None and comparisons == len(_LITERAL_SIDE.findall(text))
-    return frozenset(_SELECTED.findall(text)), deep
+    deep = re.search(r"\bin\b", text) is None and comparisons == len(
+        re.findall(_LITERAL_SIDE, text)
+    )
+    return frozenset(re.findall(_SELECTED, text)), deep
 
 
 def _cut(
@@ -243,10 +292,9 @@ _OUTCOMES_MAX = 50_000
 
 
 class _Run:
-    __slots__ = ("lib", "out", "updating")
+    __slots__ = ("out", "updating")
 
     def __init__(self, updating: bool) -> None:
-        self.lib = cel_env.library()
         self.out: list[Finding] = []
         self.updating = updating
 
@@ -295,6 +343,14 @@ class _Run:
     def evaluate(
         self, rule: CompiledRule, value: Any, old: Any, schema: dict[str, Any], path: str
     ) -> None:
+        # A transition rule is skipped on create and where the old object has no value here.
+        skipped = (
+            rule.transition
+            and not rule.optional_old
+            and (old is _MISSING or old is None or not self.updating)
+        )
+        if not skipped:
+            rule.ensure_compiled()
         if rule.compile_error is not None:
             self.out.append(
                 Finding(
@@ -309,12 +365,12 @@ class _Run:
         variables: dict[str, Any] = {}
         if rule.transition or rule.optional_old:
             if rule.optional_old:
-                opt = self.lib.OptionalValue
+                opt = cel_env.library().OptionalValue
                 present = old is not _MISSING and old is not None
                 variables["oldSelf"] = (
                     opt.of(self.shape(old, schema, rule)) if present else opt.none()
                 )
-            elif old is _MISSING or old is None or not self.updating:
+            elif skipped:
                 return  # transition rules need an old value; skipped on create, as on the server
             else:
                 variables["oldSelf"] = self.shape(old, schema, rule)
@@ -385,7 +441,7 @@ class _Run:
         """(result, None) or (None, the server-style error text). Never raises."""
         cel_env.EvalErrors.reset()
         try:
-            context = self.lib.Context(variables, functions) if functions else variables
+            context = cel_env.library().Context(variables, functions) if functions else variables
             result = program.execute(context)
         except KeyError as err:
             return None, f"no such key: {err.args[0] if err.args else ''}"

@@ -16,16 +16,17 @@ the caller, as the API server turns an evaluation error into a validation error.
 
 from __future__ import annotations
 
-import glob
 import importlib.util
 import itertools
 import os
 from collections.abc import Callable
-from fractions import Fraction
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kubectl_dgd.deferred import defer
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # Functions the library itself provides (checked one by one in the tests).
 NATIVE_FUNCTIONS = frozenset(
@@ -181,18 +182,27 @@ def _sum(items: Any) -> Any:
 
 _QTAG = "@quantity"
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+# As (numerator, denominator): Fractions are made at use, see _fraction.
 _DECIMAL = {
-    "n": Fraction(1, 10**9),
-    "u": Fraction(1, 10**6),
-    "m": Fraction(1, 1000),
-    "": Fraction(1),
-    "k": Fraction(1000),
-    "M": Fraction(10**6),
-    "G": Fraction(10**9),
-    "T": Fraction(10**12),
-    "P": Fraction(10**15),
-    "E": Fraction(10**18),
+    "n": (1, 10**9),
+    "u": (1, 10**6),
+    "m": (1, 1000),
+    "": (1, 1),
+    "k": (1000, 1),
+    "M": (10**6, 1),
+    "G": (10**9, 1),
+    "T": (10**12, 1),
+    "P": (10**15, 1),
+    "E": (10**18, 1),
 }
+
+
+def _fraction() -> type[Fraction]:
+    """``fractions`` at first use: its import is about 1 ms of every start-up, and only the
+    quantity functions (which no bundled rule calls) need it."""
+    from fractions import Fraction
+
+    return Fraction
 
 
 def parse_quantity(text: str) -> Fraction | None:
@@ -209,16 +219,17 @@ def parse_quantity(text: str) -> Fraction | None:
     number, suffix = s[:i], s[i:]
     if not number or number == "." or number.count(".") > 1 or not number.isascii():
         return None
-    value = Fraction(number)
+    fraction = _fraction()
+    value = fraction(number)
     if suffix in _BINARY:
         return sign * value * _BINARY[suffix]
     if suffix in _DECIMAL:
-        return sign * value * _DECIMAL[suffix]
+        return sign * value * fraction(*_DECIMAL[suffix])
     if suffix[:1] in ("e", "E"):
         exp = suffix[1:]
         digits = exp[1:] if exp[:1] in "+-" else exp
         if digits.isdigit() and digits.isascii() and len(digits) < 4:
-            return sign * value * Fraction(10) ** int(exp)
+            return sign * value * fraction(10) ** int(exp)
     return None
 
 
@@ -228,7 +239,7 @@ def _qwrap(value: Fraction) -> dict[str, str]:
 
 def _qvalue(q: Any) -> Fraction | None:
     if isinstance(q, dict) and isinstance(q.get(_QTAG), str):
-        return Fraction(q[_QTAG])
+        return _fraction()(q[_QTAG])
     return None
 
 
@@ -249,7 +260,7 @@ def _qbinary(name: str, op: Callable[[Fraction, Fraction], Any]) -> Callable[[An
     def call(a: Any, b: Any) -> Any:
         left, right = _qvalue(a), _qvalue(b)
         if right is None and isinstance(b, int) and not isinstance(b, bool):
-            right = Fraction(b)
+            right = _fraction()(b)
         if left is None or right is None:
             return _no_overload(name)
         return op(left, right)
@@ -323,7 +334,10 @@ def library() -> ModuleType:
         spec = importlib.util.find_spec("cel")
         locations = list(spec.submodule_search_locations or []) if spec else []
         for location in locations:
-            for path in sorted(glob.glob(os.path.join(location, "cel.*.so"))):
+            # What glob("cel.*.so") finds, without importing glob for it.
+            names = os.listdir(location) if os.path.isdir(location) else []
+            found = [n for n in names if n.startswith("cel.") and n.endswith(".so") and len(n) > 6]
+            for path in sorted(os.path.join(location, n) for n in found):
                 ext_spec = importlib.util.spec_from_file_location("cel.cel", path)
                 if ext_spec is None or ext_spec.loader is None:
                     continue

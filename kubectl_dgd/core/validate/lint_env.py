@@ -7,14 +7,14 @@ so a reference to a variable that sorts after the referencing one stays literal.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from kubectl_dgd.core.containers import main_container_index
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.validate.graphview import as_list, component_path, components, dig, spec
 
-_REFERENCE = re.compile(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+_REFERENCE = LazyPattern(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
 
 def _entries(env: Any, path: str) -> list[tuple[str, str, str]]:

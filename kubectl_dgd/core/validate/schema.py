@@ -18,7 +18,9 @@ import re
 from typing import Any, Protocol
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.paths import child, index
+from kubectl_dgd.core.validate.derived import WALKS
 from kubectl_dgd.core.validate.fielderr import go_float, go_value
 
 # field.Error types that stop the API server from running CEL rules ("hasBlockingErr").
@@ -40,7 +42,7 @@ CEL_NOT_CHECKED = (
 _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
 _ROOT_IMPLICIT = frozenset({"apiVersion", "kind", "metadata"})
-_RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
+_RFC3339 = LazyPattern(r"\A\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
 _MISSING = object()
 _STR: dict[str, Any] = {"type": "string"}
 _STR_MAP: dict[str, Any] = {"type": "object", "additionalProperties": _STR}
@@ -281,6 +283,18 @@ def _walk_keywords_below(schema: dict[str, Any], depth: int) -> frozenset[str]:
     hit = _BELOW.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit[1]
+    seeded = WALKS.pop(id(schema), None)
+    if seeded is not None and seeded[0] is schema:
+        found = _seeded_keywords(schema, seeded[1])
+        if found is not None:
+            _BELOW[id(schema)] = (schema, found)
+            return found
+    found = _walk(schema, depth)
+    _BELOW[id(schema)] = (schema, found)
+    return found
+
+
+def _walk(schema: dict[str, Any], depth: int) -> frozenset[str]:
     found = _WALK_KEYWORDS.intersection(schema)
     if depth < 200:
         props = schema.get("properties")
@@ -291,8 +305,67 @@ def _walk_keywords_below(schema: dict[str, Any], depth: int) -> frozenset[str]:
                 break
             if isinstance(sub, dict):
                 found = found | _walk_keywords_below(sub, depth + 1)
-    _BELOW[id(schema)] = (schema, found)
     return found
+
+
+# The walk's answers as derived.py ships them: bit 1 ``default``, bit 2 a rule.
+_BITS: tuple[frozenset[str], ...] = (
+    frozenset(),
+    frozenset({"default"}),
+    frozenset({"x-kubernetes-validations"}),
+    _WALK_KEYWORDS,
+)
+
+
+def _seeded_keywords(schema: dict[str, Any], entry: Any) -> frozenset[str] | None:
+    """A node's answer from its shipped entry (format in derived.py); its children's answers
+    are registered for when a walk asks about them. None for an entry of another shape (then
+    the node is walked)."""
+    if type(entry) is int and 0 <= entry < len(_BITS):
+        bits, props_entries, items_entry, additional_entry = entry, {}, None, None
+    elif type(entry) is list and len(entry) == 4 and entry[0] in (1, 2, 3):
+        bits, props_entries, items_entry, additional_entry = entry
+        if not isinstance(props_entries, dict):
+            return None
+    else:
+        return None
+    if bits:  # below a node without bits no walk goes, so its children need no answers
+        props = schema.get("properties")
+        for key, sub in props.items() if isinstance(props, dict) else ():
+            _seed_child(sub, props_entries.get(key))
+        _seed_child(schema.get("items"), items_entry)
+        _seed_child(schema.get("additionalProperties"), additional_entry)
+    return _BITS[bits]
+
+
+def _seed_child(sub: Any, entry: Any) -> None:
+    if not isinstance(sub, dict):
+        return
+    if entry is None:  # not listed: nothing below it
+        _BELOW[id(sub)] = (sub, _BITS[0])
+    else:
+        WALKS[id(sub)] = (sub, entry)
+
+
+def walk_index(schema: dict[str, Any], depth: int = 0) -> Any:
+    """The entry derived.py ships for ``schema``, computed by the walk itself (for the script
+    that writes the derived files, and the test that regenerates them)."""
+    found = _walk(schema, depth)
+    bits = ("default" in found) | ("x-kubernetes-validations" in found) << 1
+    if not bits:
+        return 0
+    props = schema.get("properties")
+    children = {
+        k: sub_entry
+        for k, v in (props.items() if isinstance(props, dict) else ())
+        if isinstance(v, dict) and (sub_entry := walk_index(v, depth + 1)) != 0
+    }
+    items, additional = schema.get("items"), schema.get("additionalProperties")
+    items_entry = walk_index(items, depth + 1) if isinstance(items, dict) else 0
+    additional_entry = walk_index(additional, depth + 1) if isinstance(additional, dict) else 0
+    if not children and not items_entry and not additional_entry:
+        return bits
+    return [bits, children, items_entry or None, additional_entry or None]
 
 
 def keyword_below(schema: dict[str, Any], keyword: str, depth: int = 0) -> bool:

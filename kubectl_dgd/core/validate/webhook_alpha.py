@@ -18,6 +18,7 @@ from typing import Any
 from kubectl_dgd.core.convert import Conversion, service_line_path, service_path
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.graph import VLLM_DISTRIBUTED_EXECUTOR_BACKEND_ANNOTATION as VLLM_BACKEND
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.naming import runtime_namespace
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, required, warning
 from kubectl_dgd.core.validate.graphview import as_dict, as_list, dig, spec
@@ -26,8 +27,8 @@ from kubectl_dgd.core.validate.graphview import as_dict, as_list, dig, spec
 IMAGE_CODE = "main-image-required"
 RUNTIME_CODE = "runtime-version-required"
 LPX_GATE_CODE = "lpx-gate"
-_SERVICE_BRACKET = re.compile(r"^spec\.services\[([^\]]*)\]")
-_SERVICE_DOTTED = re.compile(r"^spec\.services\.([A-Za-z_][A-Za-z0-9_-]*)")
+_SERVICE_BRACKET = LazyPattern(r"^spec\.services\[([^\]]*)\]")
+_SERVICE_DOTTED = LazyPattern(r"^spec\.services\.([A-Za-z_][A-Za-z0-9_-]*)")
 # The namespace a manifest without one is applied to (kubectl's default context namespace).
 DEFAULT_NAMESPACE = "default"
 

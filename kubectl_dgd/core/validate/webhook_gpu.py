@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from kubectl_dgd.core.containers import containers, main_container
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid
 from kubectl_dgd.core.validate.graphview import (
     Pathway,
@@ -19,7 +19,7 @@ from kubectl_dgd.core.validate.graphview import (
 )
 
 POWER_ANNOTATION = "dynamo.nvidia.com/gpu-power-limit"
-_DECIMAL = re.compile(r"^[+-]?[0-9]+$")
+_DECIMAL = LazyPattern(r"^[+-]?[0-9]+$")
 
 
 def is_gpu_resource(name: str) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
@@ -11,6 +10,7 @@ from kubectl_dgd.core.graph import KUBE_DISCOVERY_MODE_ANNOTATION as DISCOVERY_M
 from kubectl_dgd.core.graph import OPERATOR_ORIGIN_VERSION_ANNOTATION as ORIGIN_VERSION
 from kubectl_dgd.core.graph import VLLM_DISTRIBUTED_EXECUTOR_BACKEND_ANNOTATION as VLLM_BACKEND
 from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION as WORKLOAD_PROVIDER
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.paths import child
 from kubectl_dgd.core.profile import NEWEST_VERSION
 from kubectl_dgd.core.validate import rules_by_version
@@ -23,7 +23,7 @@ from kubectl_dgd.core.validate.graphview import (
 )
 
 # The operator parses the origin version with a lenient semver parser (``1.2`` and ``v1`` pass).
-_LOOSE_SEMVER = re.compile(
+_LOOSE_SEMVER = LazyPattern(
     r"^v?[0-9]+(\.[0-9]+)?(\.[0-9]+)?"
     r"(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$"
 )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, not_checked, required
 from kubectl_dgd.core.validate.graphview import (
     Pathway,
@@ -16,7 +16,7 @@ from kubectl_dgd.core.validate.graphview import (
     spec,
 )
 
-_DNS1123_SUBDOMAIN = re.compile(
+_DNS1123_SUBDOMAIN = LazyPattern(
     r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 )
 DNS1123_SUBDOMAIN_MESSAGE = (
