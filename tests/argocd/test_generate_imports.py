@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.argocd.harness import FIXTURE_REPO
+from tests.argocd.harness import FIXTURE_REPO, write_large_repo
 from tests.unit.test_contracts_imports import run_probe
 
 NOT_ON_THE_PLAIN_PATH = (
@@ -48,3 +48,18 @@ def test_a_v1alpha1_graph_still_loads_its_conversion(tmp_path: Path) -> None:
     modules = result["modules"]
     assert isinstance(modules, list)
     assert {"kubectl_dgd.core.convert", "kubectl_dgd.core.validate.webhook_alpha"} <= set(modules)
+
+
+def test_workers_are_forked_without_a_process_pool_library(tmp_path: Path) -> None:
+    """usecases/forked.py forks and pipes; multiprocessing and concurrent.futures (13 ms of
+    imports before the first worker starts) stay unloaded, and the output is the same."""
+    repo = write_large_repo(tmp_path / "repo", 60)
+    app = str(repo / "apps" / "large")
+    alone = run_probe(tmp_path, "dgd-argocd", "generate", app, env={"DGD_WORKERS": "1"})
+    forked = run_probe(tmp_path, "dgd-argocd", "generate", app, env={"DGD_WORKERS": "3"})
+    assert forked["code"] == alone["code"] == 0, forked["stderr"]
+    assert forked["stdout"] == alone["stdout"]
+    modules = forked["modules"]
+    assert isinstance(modules, list)
+    assert "kubectl_dgd.usecases.forked" in modules
+    assert sorted({"multiprocessing", "concurrent.futures"} & set(modules)) == []
