@@ -24,7 +24,6 @@ from contextlib import suppress
 from typing import Any, TypeVar
 
 from kubectl_dgd.errors import DgdError
-from kubectl_dgd.exitcodes import Exit
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -35,9 +34,8 @@ _HEADER = 8  # bytes of the length before each message
 
 
 class WorkerDied(DgdError):
-    """A worker process ended before sending its results (killed, or out of memory)."""
-
-    exit_code = Exit.FAILED
+    """A worker process ended before sending its results (killed, or out of memory). The
+    Argo CD front end fails the generate with it, as with every error that is not a usage one."""
 
 
 class _Worker:
@@ -76,10 +74,7 @@ def map_forked(fn: Callable[[J], R], jobs: Sequence[J], workers: int, chunk: int
                 worker = by_fd[fd]
                 payload = _receive(fd)
                 if payload is None or not worker.pending:
-                    raise WorkerDied(
-                        f"a worker process (pid {worker.pid}) ended before sending its results "
-                        "(out of memory?)"
-                    )
+                    raise _died(worker)
                 number = worker.pending.popleft()
                 given = _give(worker, given, len(chunks))
                 kind, value = pickle.loads(payload)
@@ -98,13 +93,22 @@ def map_forked(fn: Callable[[J], R], jobs: Sequence[J], workers: int, chunk: int
 def _give(worker: _Worker, given: int, total: int) -> int:
     """Send the next chunk number to ``worker``; with none left and none pending, let it go."""
     if given < total:
-        _send(worker.tasks, given.to_bytes(_HEADER, "little"))
+        try:
+            _send(worker.tasks, given.to_bytes(_HEADER, "little"))
+        except BrokenPipeError:
+            raise _died(worker) from None
         worker.pending.append(given)
         return given + 1
     if not worker.pending and worker.tasks >= 0:
         os.close(worker.tasks)  # end of file: the worker leaves
         worker.tasks = -1
     return given
+
+
+def _died(worker: _Worker) -> WorkerDied:
+    return WorkerDied(
+        f"a worker process (pid {worker.pid}) ended before sending its results (out of memory?)"
+    )
 
 
 def _fork(
