@@ -14,10 +14,15 @@ import sys
 from pathlib import Path
 
 from kubectl_dgd import gcpolicy
+from kubectl_dgd.deferred import defer
 from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
 
 gcpolicy.loading()  # before the command's modules load (they are imported where used)
+# dataclasses imports inspect (with ast, dis and tokenize: some 4 ms) for one call, the
+# docstring of a class that has none, and every class of ours has one; entered deferred, it runs
+# only if something asks it for a name.
+defer("inspect")
 
 PROG = "dgd-argocd"
 COMMANDS = ("generate", "parameters")
