@@ -19,10 +19,13 @@ from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
 
 gcpolicy.loading()  # before the command's modules load (they are imported where used)
-# dataclasses imports inspect (with ast, dis and tokenize: some 4 ms) for one call, the
-# docstring of a class that has none, and every class of ours has one; entered deferred, it runs
-# only if something asks it for a name.
-defer("inspect")
+# Modules imported for functions a generate never calls, entered deferred: each runs only if
+# something asks it for a name (kubectl_dgd/deferred.py). dataclasses imports inspect (with ast,
+# dis and tokenize: some 4 ms) for the docstring of a class that has none, and every class of
+# ours has one; ruamel imports base64 for !!binary output, glob for plug-ins, copy for its
+# commented types.
+for _module in ("inspect", "base64", "glob", "copy"):
+    defer(_module)
 
 PROG = "dgd-argocd"
 COMMANDS = ("generate", "parameters")
