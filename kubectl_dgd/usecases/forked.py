@@ -52,8 +52,8 @@ class _Worker:
 
 def map_forked(fn: Callable[[J], R], jobs: Sequence[J], workers: int, chunk: int) -> list[R]:
     """``[fn(job) for job in jobs]``, computed by up to ``workers`` forked processes, each
-    given ``chunk`` jobs at a time."""
-    chunks = [list(range(i, min(i + chunk, len(jobs)))) for i in range(0, len(jobs), chunk)]
+    given at most ``chunk`` jobs at a time."""
+    chunks = _chunks(len(jobs), workers, chunk)
     done: list[list[R] | None] = [None] * len(chunks)
     started: list[_Worker] = []
     clean = False
@@ -88,6 +88,19 @@ def map_forked(fn: Callable[[J], R], jobs: Sequence[J], workers: int, chunk: int
     finally:
         _stop(started, clean)
     return [result for results in done if results is not None for result in results]
+
+
+def _chunks(total: int, workers: int, most: int) -> list[list[int]]:
+    """Job numbers in chunks of ``most``, shrinking towards the end (to a share of what is
+    left), so that the workers finish together instead of one waiting for another's last
+    full chunk."""
+    chunks: list[list[int]] = []
+    start = 0
+    while start < total:
+        size = max(1, min(most, (total - start) // (2 * workers)))
+        chunks.append(list(range(start, min(start + size, total))))
+        start += size
+    return chunks
 
 
 def _give(worker: _Worker, given: int, total: int) -> int:

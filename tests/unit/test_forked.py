@@ -95,3 +95,20 @@ def test_a_worker_leaves_when_its_parent_is_gone() -> None:
     else:
         pytest.fail(f"workers {sorted(workers)} outlived their parent")
     os.close(read)
+
+
+@pytest.mark.parametrize(
+    ("total", "workers", "most"), [(0, 2, 16), (1, 2, 16), (199, 2, 16), (57, 8, 3)]
+)
+def test_chunks_cover_every_job_once_and_shrink_towards_the_end(
+    total: int, workers: int, most: int
+) -> None:
+    from kubectl_dgd.usecases.forked import _chunks
+
+    chunks = _chunks(total, workers, most)
+    assert [n for chunk in chunks for n in chunk] == list(range(total))
+    sizes = [len(chunk) for chunk in chunks]
+    assert all(1 <= size <= most for size in sizes)
+    assert sizes == sorted(sizes, reverse=True)  # the last ones are the smallest
+    if total:
+        assert sizes[-1] == 1
