@@ -9,25 +9,26 @@ Errors never dump usage text: Argo CD shows stderr verbatim in the application's
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 from kubectl_dgd import gcpolicy
+from kubectl_dgd.deferred import defer
 from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
 
 gcpolicy.loading()  # before the command's modules load (they are imported where used)
+# Modules imported for functions a generate never calls, entered deferred: each runs only if
+# something asks it for a name (kubectl_dgd/deferred.py). dataclasses imports inspect (with ast,
+# dis and tokenize: some 4 ms) for the docstring of a class that has none, and every class of
+# ours has one; ruamel imports base64 for !!binary output, glob for plug-ins, copy for its
+# commented types.
+for _module in ("inspect", "base64", "glob", "copy"):
+    defer(_module)
 
 PROG = "dgd-argocd"
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        _emit_stderr([f"{PROG}: {message} (see {PROG} --help)"])
-        sys.exit(int(Exit.USAGE))
+COMMANDS = ("generate", "parameters")
 
 
 def _emit_stderr(lines: list[str]) -> None:
@@ -41,27 +42,14 @@ def _emit_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def _parser() -> _Parser:
-    parser = _Parser(
-        prog=PROG,
-        description="Argo CD config-management plugin for NVIDIA Dynamo DynamoGraphDeployments.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    gen = commands.add_parser(
-        "generate",
-        help="validate the application's manifests and print them as one YAML stream",
-        description="Read *.yaml, *.yml and *.json below PATH (default: the working directory, "
-        "which is the application path under Argo CD), validate every DynamoGraphDeployment "
-        "as admission would on create, and print all objects. Parameters come from "
-        "ARGOCD_APP_PARAMETERS, PARAM_*, ARGOCD_ENV_DGD_* and DGD_*.",
-    )
-    gen.add_argument("path", nargs="?", default=".", help="application path (default: .)")
-    par = commands.add_parser(
-        "parameters",
-        help="print the dynamic parameter announcements (JSON) for Argo CD's UI",
-    )
-    par.add_argument("path", nargs="?", default=".", help="application path (default: .)")
-    return parser
+def _plain_command(argv: list[str]) -> tuple[str, str] | None:
+    """plugin.yaml's command lines (``generate``, ``parameters``, each with an optional path
+    that is not an option), read without argparse; anything else goes to arguments.py."""
+    if not argv or argv[0] not in COMMANDS or len(argv) > 2:
+        return None
+    if len(argv) == 2 and argv[1].startswith("-"):
+        return None
+    return argv[0], argv[1] if len(argv) == 2 else "."
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -73,17 +61,23 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _main(argv: list[str] | None) -> None:
-    args = _parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    plain = _plain_command(given)
+    if plain is None:
+        from kubectl_dgd.argocd.arguments import parse
+
+        plain = parse(given, PROG)
+    command, path = plain
     env = dict(os.environ)
     try:
-        if args.command == "generate":
-            _generate(Path(args.path), env)
+        if command == "generate":
+            _generate(Path(path), env)
         else:
             from kubectl_dgd.argocd.parameters import announcements
             from kubectl_dgd.output.serialize import to_json
 
             gcpolicy.running()
-            _emit_stdout(to_json(announcements(Path(args.path), env)))
+            _emit_stdout(to_json(announcements(Path(path), env)))
     except UsageError as err:
         _emit_stderr([f"{PROG}: {err}"])
         sys.exit(int(Exit.USAGE))
@@ -96,8 +90,7 @@ def _main(argv: list[str] | None) -> None:
 
 def _generate(app_dir: Path, env: dict[str, str]) -> None:
     from kubectl_dgd.argocd.generate import MAX_ERRORS_SHOWN, MAX_WARNINGS_SHOWN, capped, generate
-    from kubectl_dgd.core.views import ManifestStream
-    from kubectl_dgd.output.printer import format_view
+    from kubectl_dgd.output.manifest_yaml import dump_stream
 
     gcpolicy.running()
     outcome = generate(app_dir, env)
@@ -114,4 +107,6 @@ def _generate(app_dir: Path, env: dict[str, str]) -> None:
         )
         sys.exit(int(Exit.FAILED))
     _emit_stderr(warnings)
-    _emit_stdout(format_view(ManifestStream([e.obj for e in outcome.entries]), "yaml"))
+    # The same bytes as `-o yaml` of the objects (a `---` before each), without the view and
+    # printer modules (7 ms of imports) that the other commands' formats need.
+    _emit_stdout(dump_stream([e.obj for e in outcome.entries]))

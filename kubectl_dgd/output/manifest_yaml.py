@@ -37,6 +37,14 @@ def _quoted(text: str) -> str:
     return _NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", body)
 
 
+# Keys and one-line string values repeat across objects (names, images, "true"): each distinct
+# text is checked and quoted once per process. Bounded, as the output of a large stream may hold
+# many distinct strings; past the bound the rest are simply computed each time.
+_MEMO_LIMIT = 50_000
+_KEYS: dict[str, str] = {}
+_STRINGS: dict[str, str] = {}
+
+
 def dump_stream(documents: list[Any]) -> str:
     """``---``-separated block YAML documents, keys in the order given."""
     out: list[str] = []
@@ -104,6 +112,13 @@ def _block_literal(text: str, indent: int) -> str | None:
 
 def _inline(value: Any, indent: int) -> str | None:
     """The text after ``key:`` / ``-`` when the value fits on that line."""
+    if type(value) is str and "\n" not in value:  # most values: no block form to consider
+        text = _STRINGS.get(value)
+        if text is None:
+            text = _string(value)
+            if len(_STRINGS) < _MEMO_LIMIT:
+                _STRINGS[value] = text
+        return text
     if isinstance(value, dict):
         return "{}" if not value else None
     if isinstance(value, list):
@@ -119,14 +134,19 @@ def _node(value: Any, indent: int, out: list[str]) -> None:
     pad = " " * indent
     if isinstance(value, dict) and value:
         for key, item in value.items():
+            head = _KEYS.get(key) if type(key) is str else None
+            if head is None:
+                head = _key(key)
+                if type(key) is str and len(_KEYS) < _MEMO_LIMIT:
+                    _KEYS[key] = head
             inline = _inline(item, indent)
             if inline is not None:
-                out.append(f"{pad}{_key(key)}: {inline}\n")
+                out.append(f"{pad}{head}: {inline}\n")
             elif isinstance(item, dict):
-                out.append(f"{pad}{_key(key)}:\n")
+                out.append(f"{pad}{head}:\n")
                 _node(item, indent + 2, out)
             else:  # non-empty list: items at the key's indentation, as kubectl writes them
-                out.append(f"{pad}{_key(key)}:\n")
+                out.append(f"{pad}{head}:\n")
                 _node(item, indent, out)
     elif isinstance(value, list) and value:
         for item in value:

@@ -13,7 +13,6 @@ and field path; they never quote the contents of a file that holds a Secret.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -290,8 +289,8 @@ def _check_with(jobs: list[tuple[Path, str, Profile]], workers: int) -> list[Fil
     if workers <= 1 or not jobs:
         return [check_file(*job) for job in jobs]
     import gc
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+
+    from kubectl_dgd.usecases.forked import map_forked
 
     first = check_file(*jobs[0])
     # Small batches: a worker holds a whole batch of results until it is sent, so batch size
@@ -301,30 +300,10 @@ def _check_with(jobs: list[tuple[Path, str, Profile]], workers: int) -> list[Fil
     # pages of everything the parent loaded just by collecting.
     gc.freeze()
     try:
-        with ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=_die_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
-            rest = list(pool.map(_check_job, jobs[1:], chunksize=chunk))
+        rest = map_forked(_check_job, jobs[1:], workers, chunk)
     finally:
         gc.unfreeze()
     return [first, *rest]
-
-
-def _die_with_parent(parent: int) -> None:
-    """A worker whose generate was killed (OOM killer, Argo CD's timeout) would wait for work
-    forever, holding its memory and the generate's slot: it leaves when its parent changes."""
-    import threading
-    import time
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def _check_job(job: tuple[Path, str, Profile]) -> FileResult:
