@@ -21,6 +21,11 @@ by ``credentials`` first). They are loaded as the package has them, with two ind
 
 If any of these modules is already in ``sys.modules`` (the whole package imported first), that
 module is used as it is.
+
+urllib3 itself is imported whole, with one module deferred the same way: ``urllib3.http2``,
+whose ``__init__`` imports ``importlib.metadata`` (zipfile, csv, email parsing: several ms) only
+to check h2's version when HTTP/2 is injected, which nothing here does. ``urllib3.connection``
+imports just its ``probe`` submodule, which loads before urllib3's ``__init__`` runs (`_urllib3`).
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from typing import Any
 from kubectl_dgd.deferred import defer, is_deferred
 
 _PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
+# What urllib3's own modules import of its http2 package (no name of the package's __init__).
+_HTTP2_IMPORTED = "urllib3.http2.probe"
 _LOCK = threading.RLock()  # a worker thread may open the first connection
 
 
@@ -88,6 +95,25 @@ def _kube_config_import(
     return types.SimpleNamespace(**names)
 
 
+def _urllib3() -> types.ModuleType:
+    """urllib3, run as ``import urllib3`` runs it, with ``urllib3.http2`` deferred (see the
+    module docstring): the package and ``urllib3.http2`` are entered deferred, the probe module
+    loads (a submodule import runs neither ``__init__``), then urllib3's ``__init__`` runs in
+    place at once, finding the probe there. Anything that later asks ``urllib3.http2`` for a
+    name (``inject_into_urllib3``) runs its ``__init__`` then."""
+    loaded = sys.modules.get("urllib3")
+    if loaded is not None:
+        return loaded
+    package = defer("urllib3")
+    try:
+        defer("urllib3.http2")
+        importlib.import_module(_HTTP2_IMPORTED)
+    except ImportError:  # another layout: urllib3.http2 then runs when urllib3 imports it
+        pass
+    getattr(package, "__version__")  # noqa: B009 - a name of its __init__: that runs now, in place
+    return package
+
+
 def _load_kube_config() -> types.ModuleType:
     name = "kubernetes.config.kube_config"
     module = sys.modules.get(name)
@@ -128,6 +154,7 @@ def kube() -> Kube:
     """Load (once) and return the parts of ``kubernetes`` a live command uses."""
     with _LOCK:
         if not _LOADED:
+            _urllib3()
             for package in _PACKAGES:
                 defer(package)
             configuration = importlib.import_module("kubernetes.client.configuration")

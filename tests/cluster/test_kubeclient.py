@@ -37,6 +37,8 @@ NOT_LOADED = (
     "oauthlib",
     "requests_oauthlib",
     "deepdiff",
+    # urllib3.http2's __init__ (kubeclient defers it): h2's version, read through this
+    "importlib.metadata",
 )
 
 # Runs kubectl-dgd's main() with argv in this interpreter, then (AFTER=1) uses the whole
@@ -69,6 +71,8 @@ if os.environ.get("AFTER"):
         "core": client.CoreV1Api.__name__,
         "watch": watch.Watch.__name__,
     }
+    import urllib3.http2
+    after["http2"] = [urllib3.http2.inject_into_urllib3.__name__, type(urllib3.http2).__name__]
 with open(report, "w") as fh:
     json.dump({"code": code, "modules": loaded, "deferred": deferred, "after": after}, fh)
 """
@@ -134,6 +138,8 @@ def test_the_whole_package_works_after_a_live_command(seeded: ApiServer, tmp_pat
     assert after["api_client_is_real"] is True
     assert (after["core"], after["watch"]) == ("CoreV1Api", "Watch")
     assert after["version"]
+    # urllib3.http2, deferred by the live command, runs its __init__ at the first name asked
+    assert after["http2"] == ["inject_into_urllib3", "module"]
 
 
 def test_requests_carry_what_the_api_client_sent(seeded: ApiServer) -> None:
