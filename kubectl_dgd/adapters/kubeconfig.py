@@ -148,16 +148,21 @@ def named(config: dict[str, Any], section: str, name: str) -> dict[str, Any] | N
 def _read(path: str) -> dict[str, Any]:
     """The first document of a kubeconfig file, read with the manifest loader's limits (size,
     nesting, aliases, duplicate keys, UTF-8): every problem is one line and never shows a value,
-    since the file holds tokens and keys."""
+    since the file holds tokens and keys. A file in ``blockyaml``'s subset (what the tools
+    write) gives the same mapping without loading the YAML library."""
+    from kubectl_dgd.adapters.blockyaml import read_block_mapping
     from kubectl_dgd.adapters.yamlload import decode, load_text, read_bytes
 
     try:
-        documents = load_text(decode(read_bytes(path), path), path)
+        text = decode(read_bytes(path), path)
+        data: Any = read_block_mapping(text)
+        if data is None:
+            documents = load_text(text, path)
+            data = documents[0].data if documents else None
     except InputError as err:
         if " value " in str(err):  # "bad int value '<the text>'": the text may be a secret
             raise InputError("cannot read kubeconfig: a malformed value", path, err.line) from None
         raise InputError(f"cannot read kubeconfig: {err}") from None
-    data = documents[0].data if documents else None
     if data is None:
         return {}
     if not isinstance(data, dict):
