@@ -22,6 +22,11 @@ by ``credentials`` first). They are loaded as the package has them, with two ind
 If any of these modules is already in ``sys.modules`` (the whole package imported first), that
 module is used as it is.
 
+Two standard modules the client's modules import at their top are deferred too, for what a
+live command never does here: ``multiprocessing``, for the default pool size (``cpu_count()``;
+``pool_size`` gives it to the Configuration instead) and ``subprocess``, for the exec and
+gcp-command providers (``credentials`` runs exec plugins itself; gcp is refused).
+
 urllib3 itself is imported whole, with one module deferred the same way: ``urllib3.http2``,
 whose ``__init__`` imports ``importlib.metadata`` (zipfile, csv, email parsing: several ms) only
 to check h2's version when HTTP/2 is injected, which nothing here does. ``urllib3.connection``
@@ -33,6 +38,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import importlib.util
+import os
 import re
 import sys
 import threading
@@ -43,6 +49,8 @@ from typing import Any
 from kubectl_dgd.deferred import defer, is_deferred
 
 _PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
+# See the module docstring: imported by the client's modules, never used by a live command.
+_UNUSED_STANDARD = ("multiprocessing", "subprocess")
 # What urllib3's own modules import of its http2 package (no name of the package's __init__).
 _HTTP2_IMPORTED = "urllib3.http2.probe"
 _LOCK = threading.RLock()  # a worker thread may open the first connection
@@ -155,7 +163,7 @@ def kube() -> Kube:
     with _LOCK:
         if not _LOADED:
             _urllib3()
-            for package in _PACKAGES:
+            for package in (*_UNUSED_STANDARD, *_PACKAGES):
                 defer(package)
             configuration = importlib.import_module("kubernetes.client.configuration")
             client = sys.modules["kubernetes.client"]
@@ -177,6 +185,12 @@ def kube() -> Kube:
                 )
             )
         return _LOADED[0]
+
+
+def pool_size() -> int:
+    """The Configuration's default pool size, ``multiprocessing.cpu_count() * 5``, computed
+    as that does (``os.cpu_count()``) without importing ``multiprocessing``."""
+    return (os.cpu_count() or 1) * 5
 
 
 def user_agent(configuration: Any) -> str:

@@ -316,11 +316,11 @@ def settled_config(resolved: ResolvedConfig, timeout: float | None = None) -> di
 def client_configuration(resolved: ResolvedConfig, timeout: float | None = None) -> Any:
     """A ``kubernetes.client.Configuration`` for the resolved context, set by the client's own
     kubeconfig or in-cluster loader (loads those parts of ``kubernetes``: see ``kubeclient``)."""
-    from kubectl_dgd.adapters.kubeclient import kube
+    from kubectl_dgd.adapters.kubeclient import kube, pool_size
 
     client = kube()
     ConfigException = client.ConfigException
-    configuration = client.Configuration()
+    configuration = client.Configuration(connection_pool_maxsize=pool_size())
     try:
         if resolved.in_cluster:
             client.load_incluster_config(client_configuration=configuration)

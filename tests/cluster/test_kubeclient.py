@@ -58,6 +58,7 @@ except SystemExit as exc:
     code = exc.code
 loaded = sorted(sys.modules)
 deferred = type(sys.modules["kubernetes"]).__name__
+kinds = {m: type(sys.modules[m]).__name__ for m in ("multiprocessing", "subprocess", "urllib3.http2")}
 after = {}
 if os.environ.get("AFTER"):
     import kubernetes
@@ -77,7 +78,9 @@ if os.environ.get("AFTER"):
     import urllib3.http2
     after["http2"] = [urllib3.http2.inject_into_urllib3.__name__, type(urllib3.http2).__name__]
 with open(report, "w") as fh:
-    json.dump({"code": code, "modules": loaded, "deferred": deferred, "after": after}, fh)
+    json.dump(
+        {"code": code, "modules": loaded, "deferred": deferred, "kinds": kinds, "after": after}, fh
+    )
 """
 
 
@@ -128,6 +131,8 @@ def test_a_live_command_loads_only_the_client_parts_it_uses(
     loaded = sorted(m for m in NOT_LOADED if m in modules)
     assert loaded == []
     assert result["deferred"] == "DeferredModule"  # kubernetes/__init__.py has not run
+    # imported by the client's modules, not run: see kubeclient's docstring
+    assert set(result["kinds"].values()) == {"DeferredModule"}, result["kinds"]
 
 
 def test_the_whole_package_works_after_a_live_command(seeded: ApiServer, tmp_path: Path) -> None:
@@ -170,6 +175,22 @@ def test_requests_carry_what_the_api_client_sent(seeded: ApiServer) -> None:
     assert ours.url("/api/v1/x") == url
     assert body == {"a": [1]}  # passed on as it is, as ours is
     assert ours.user_agent == theirs.user_agent
+
+
+def test_the_pool_size_is_the_clients_default(seeded: ApiServer) -> None:
+    """Given explicitly (kubeclient.pool_size) so that ``multiprocessing`` stays unloaded, the
+    connection pool size is what the Configuration would have chosen itself."""
+    import multiprocessing
+
+    from kubectl_dgd.adapters.kubeclient import kube, pool_size
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, client_configuration, resolve
+
+    assert seeded.kubeconfig is not None
+    resolved = resolve(ConnectionSettings(kubeconfig=str(seeded.kubeconfig)), environ={})
+    configuration = client_configuration(resolved)
+    assert configuration.connection_pool_maxsize == pool_size()
+    assert pool_size() == multiprocessing.cpu_count() * 5
+    assert kube().Configuration().connection_pool_maxsize == pool_size()
 
 
 def _jwt(expires: float) -> str:
