@@ -22,10 +22,11 @@ by ``credentials`` first). They are loaded as the package has them, with two ind
 If any of these modules is already in ``sys.modules`` (the whole package imported first), that
 module is used as it is.
 
-Two standard modules the client's modules import at their top are deferred too, for what a
-live command never does here: ``multiprocessing``, for the default pool size (``cpu_count()``;
-``pool_size`` gives it to the Configuration instead) and ``subprocess``, for the exec and
-gcp-command providers (``credentials`` runs exec plugins itself; gcp is refused).
+Standard modules that the client, urllib3 and http.client import at their top only for what a
+live command never does here are deferred too (``_UNUSED_STANDARD``, each with its reason), so
+``multiprocessing`` is not loaded for the default pool size (``pool_size`` gives it instead)
+nor ``subprocess`` for the exec and gcp-command providers (``credentials`` runs exec plugins
+itself; gcp is refused). Whatever later asks one of them for a name gets it loaded then.
 
 urllib3 itself is imported whole, with one module deferred the same way: ``urllib3.http2``,
 whose ``__init__`` imports ``importlib.metadata`` (zipfile, csv, email parsing: several ms) only
@@ -49,8 +50,21 @@ from typing import Any
 from kubectl_dgd.deferred import defer, is_deferred
 
 _PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
-# See the module docstring: imported by the client's modules, never used by a live command.
-_UNUSED_STANDARD = ("multiprocessing", "subprocess")
+# Imported at the top of the transport stack for these uses only (none in a live command).
+_UNUSED_STANDARD = (
+    "multiprocessing",  # kubernetes' Configuration: the default pool size (see pool_size)
+    "subprocess",  # kubernetes' exec and gcp-command credential providers
+    "shutil",  # tempfile (the client writes *-data fields to files): TemporaryDirectory
+    "selectors",  # socket: sendfile()
+    "traceback",  # logging: formatting an exception
+    "hmac",  # urllib3: pinned certificate fingerprints
+    "mimetypes",  # urllib3 and urllib.request: multipart uploads, file: URLs
+    "calendar",  # email (http.client's header parsing): date conversions
+    "email.header",  # email: encoded (RFC 2047) header words
+    "email.base64mime",  # email: encoded bodies and header words
+    "email.quoprimime",  # email: encoded bodies and header words
+    "stringprep",  # the idna codec: non-ASCII host names
+)
 # What urllib3's own modules import of its http2 package (no name of the package's __init__).
 _HTTP2_IMPORTED = "urllib3.http2.probe"
 _LOCK = threading.RLock()  # a worker thread may open the first connection
@@ -162,9 +176,9 @@ def kube() -> Kube:
     """Load (once) and return the parts of ``kubernetes`` a live command uses."""
     with _LOCK:
         if not _LOADED:
+            for name in (*_UNUSED_STANDARD, *_PACKAGES):
+                defer(name)
             _urllib3()
-            for package in (*_UNUSED_STANDARD, *_PACKAGES):
-                defer(package)
             configuration = importlib.import_module("kubernetes.client.configuration")
             client = sys.modules["kubernetes.client"]
             if is_deferred(client):  # what the loaders import from it

@@ -58,7 +58,8 @@ except SystemExit as exc:
     code = exc.code
 loaded = sorted(sys.modules)
 deferred = type(sys.modules["kubernetes"]).__name__
-kinds = {m: type(sys.modules[m]).__name__ for m in ("multiprocessing", "subprocess", "urllib3.http2")}
+from kubectl_dgd.adapters.kubeclient import _UNUSED_STANDARD
+kinds = {m: type(sys.modules[m]).__name__ for m in (*_UNUSED_STANDARD, "urllib3.http2")}
 after = {}
 if os.environ.get("AFTER"):
     import kubernetes
@@ -77,6 +78,24 @@ if os.environ.get("AFTER"):
     }
     import urllib3.http2
     after["http2"] = [urllib3.http2.inject_into_urllib3.__name__, type(urllib3.http2).__name__]
+    # the standard modules the live command left deferred: each works at its first use
+    import calendar, email.base64mime, email.header, email.quoprimime, hmac, mimetypes
+    import multiprocessing, selectors, shutil, stringprep, subprocess, traceback
+    after["standard"] = {
+        "multiprocessing": multiprocessing.cpu_count() > 0,
+        "subprocess": subprocess.run(["true"]).returncode == 0,
+        "shutil": shutil.which("sh") is not None,
+        "selectors": hasattr(selectors.DefaultSelector(), "select"),
+        "traceback": traceback.format_exception_only(ValueError("x")) == ["ValueError: x\\n"],
+        "hmac": len(hmac.new(b"k", b"m", "sha256").hexdigest()) == 64,
+        "mimetypes": mimetypes.guess_type("a.json")[0] == "application/json",
+        "calendar": calendar.timegm((1970, 1, 2, 0, 0, 0)) == 86400,
+        "email.header": str(email.header.Header("x")) == "x",
+        "email.base64mime": email.base64mime.body_encode(b"x").strip() == "eA==",
+        "email.quoprimime": email.quoprimime.body_encode("x") == "x",
+        "stringprep": stringprep.in_table_b1("\u00ad"),
+    }
+    after["ran"] = {m: type(sys.modules[m]).__name__ for m in _UNUSED_STANDARD}
 with open(report, "w") as fh:
     json.dump(
         {"code": code, "modules": loaded, "deferred": deferred, "kinds": kinds, "after": after}, fh
@@ -148,6 +167,9 @@ def test_the_whole_package_works_after_a_live_command(seeded: ApiServer, tmp_pat
     assert after["version"]
     # urllib3.http2, deferred by the live command, runs its __init__ at the first name asked
     assert after["http2"] == ["inject_into_urllib3", "module"]
+    assert set(after["standard"]) == set(after["ran"])  # every one of kubeclient's list
+    assert all(after["standard"].values()), after["standard"]
+    assert set(after["ran"].values()) == {"module"}
 
 
 def test_requests_carry_what_the_api_client_sent(seeded: ApiServer) -> None:
