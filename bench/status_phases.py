@@ -74,9 +74,9 @@ def main(name: str) -> dict[str, float]:
     resolved = resolve(ConnectionSettings(), deps.environ)
     phase("reading the kubeconfig (file, context, namespace)")
     cluster = Cluster(resolved)
-    from kubectl_dgd.adapters.kubeclient import _urllib3, kube
+    from kubectl_dgd.adapters.kubeclient import kube, load_transport
 
-    _urllib3()
+    load_transport()
     phase("urllib3 (the client's transport; http.client, ssl, email)")
     kube()
     phase("the client's five modules (kubernetes.client/config; typing_extensions, urllib.request)")

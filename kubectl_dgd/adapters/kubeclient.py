@@ -117,6 +117,16 @@ def _kube_config_import(
     return types.SimpleNamespace(**names)
 
 
+def load_transport() -> types.ModuleType:
+    """urllib3 as ``kube`` loads it (the first half of ``kube``, apart for the benchmark's
+    phases): the unused standard modules and the package modules entered deferred, then
+    urllib3 with ``urllib3.http2`` deferred."""
+    with _LOCK:
+        for name in (*_UNUSED_STANDARD, *_PACKAGES):
+            defer(name)
+        return _urllib3()
+
+
 def _urllib3() -> types.ModuleType:
     """urllib3, run as ``import urllib3`` runs it, with ``urllib3.http2`` deferred (see the
     module docstring): the package and ``urllib3.http2`` are entered deferred, the probe module
@@ -176,9 +186,7 @@ def kube() -> Kube:
     """Load (once) and return the parts of ``kubernetes`` a live command uses."""
     with _LOCK:
         if not _LOADED:
-            for name in (*_UNUSED_STANDARD, *_PACKAGES):
-                defer(name)
-            _urllib3()
+            load_transport()
             configuration = importlib.import_module("kubernetes.client.configuration")
             client = sys.modules["kubernetes.client"]
             if is_deferred(client):  # what the loaders import from it
