@@ -37,6 +37,7 @@ imports just its ``probe`` submodule, which loads before urllib3's ``__init__`` 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -122,7 +123,10 @@ def load_transport() -> types.ModuleType:
     phases): the unused standard modules and the package modules entered deferred, then
     urllib3 with ``urllib3.http2`` deferred."""
     with _LOCK:
-        for name in (*_UNUSED_STANDARD, *_PACKAGES):
+        for name in _UNUSED_STANDARD:
+            with contextlib.suppress(ImportError):  # not in this Python: nothing to defer
+                defer(name)
+        for name in _PACKAGES:
             defer(name)
         return _urllib3()
 
