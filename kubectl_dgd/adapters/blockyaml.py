@@ -7,7 +7,7 @@ than the rest of reading it. The subset is small on purpose: printable ASCII; bl
 sequences (``- `` entries at the key's indent or deeper), simple keys, one-line plain scalars
 that are strings, ``true``/``false``/``null``, one-line quoted scalars without escapes, ``{}`` and
 ``[]``, comments. Anything else (tabs, anchors, tags, flow collections, block or multi-line
-scalars, numbers, other spellings of booleans, duplicate keys, documents markers) is None, so the
+scalars, numbers, other spellings of booleans, duplicate keys, document markers) is None, so the
 loader's rules, limits and error messages still decide every file outside the subset.
 """
 
