@@ -11,9 +11,11 @@ Figures only, no assertions on time. Run: ``.venv/bin/python bench/run.py cluste
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve
 from measure import (  # noqa: E402
     BIN,
     ROOT,
+    RUNS,
     Row,
     child_env,
     peak_rss,
@@ -87,6 +90,27 @@ def _scale_decode(server: Any, sim: Any, factor: int) -> None:
 
     server.store.patch(dgd, "dynamo", "my-graph", scale)
     sim.settle()
+
+
+def _phases(env: dict[str, str]) -> list[Row]:
+    """status NAME phase by phase in one process (bench/status_phases.py), min of RUNS each;
+    what the process spends outside them (the interpreter's start-up and exit) is its wall
+    time less their sum, run by run."""
+    script = str(Path(__file__).resolve().parent / "status_phases.py")
+    runs, outside = [], []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, script, "my-graph"], capture_output=True, env=env, check=True
+        )
+        wall = (time.perf_counter() - started) * 1000
+        runs.append(json.loads(proc.stdout))
+        outside.append(wall - runs[-1]["in process, all of the above"])
+    best = {label: min(run[label] for run in runs) for label in runs[0]}
+    rows: list[Row] = [(f"  status NAME in phases, in process (min of {RUNS} runs each):", "")]
+    rows.extend((f"    {label}", f"{value:.1f} ms") for label, value in best.items())
+    rows.append(("    outside them: the interpreter's start-up and exit", f"{min(outside):.1f} ms"))
+    return rows
 
 
 def run() -> list[Row]:
@@ -167,6 +191,7 @@ def run() -> list[Row]:
                 f"{(min(times[ours]) - min(times[slim])) * 1000:.0f} ms",
             )
         )
+        rows.extend(_phases(env))
         ours_rss = peak_rss([str(BIN / "kubectl-dgd"), "status", "my-graph"], env)
         default_rss = peak_rss([sys.executable, "-c", DEFAULT_GC, "status", "my-graph"], env)
         rows.append(

@@ -12,7 +12,6 @@ import base64
 import binascii
 import json
 import os
-import subprocess
 from typing import Any
 
 from kubectl_dgd.errors import ApiError, InputError
@@ -104,6 +103,8 @@ def run_exec(spec: Any, user: str, timeout: float) -> dict[str, Any]:
     env["KUBERNETES_EXEC_INFO"] = json.dumps(
         {"apiVersion": api_version, "kind": "ExecCredential", "spec": {"interactive": False}}
     )
+    import subprocess  # here: most kubeconfigs have no exec plugin (start-up time)
+
     try:
         # The kubeconfig names the plugin and its arguments, as for kubectl (no shell).
         proc = subprocess.run(

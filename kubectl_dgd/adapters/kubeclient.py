@@ -21,13 +21,26 @@ by ``credentials`` first). They are loaded as the package has them, with two ind
 
 If any of these modules is already in ``sys.modules`` (the whole package imported first), that
 module is used as it is.
+
+Standard modules that the client, urllib3 and http.client import at their top only for what a
+live command never does here are deferred too (``_UNUSED_STANDARD``, each with its reason), so
+``multiprocessing`` is not loaded for the default pool size (``pool_size`` gives it instead)
+nor ``subprocess`` for the exec and gcp-command providers (``credentials`` runs exec plugins
+itself; gcp is refused). Whatever later asks one of them for a name gets it loaded then.
+
+urllib3 itself is imported whole, with one module deferred the same way: ``urllib3.http2``,
+whose ``__init__`` imports ``importlib.metadata`` (zipfile, csv, email parsing: several ms) only
+to check h2's version when HTTP/2 is injected, which nothing here does. ``urllib3.connection``
+imports just its ``probe`` submodule, which loads before urllib3's ``__init__`` runs (`_urllib3`).
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import importlib
 import importlib.util
+import os
 import re
 import sys
 import threading
@@ -38,6 +51,23 @@ from typing import Any
 from kubectl_dgd.deferred import defer, is_deferred
 
 _PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
+# Imported at the top of the transport stack for these uses only (none in a live command).
+_UNUSED_STANDARD = (
+    "multiprocessing",  # kubernetes' Configuration: the default pool size (see pool_size)
+    "subprocess",  # kubernetes' exec and gcp-command credential providers
+    "shutil",  # tempfile (the client writes *-data fields to files): TemporaryDirectory
+    "selectors",  # socket: sendfile()
+    "traceback",  # logging: formatting an exception
+    "hmac",  # urllib3: pinned certificate fingerprints
+    "mimetypes",  # urllib3 and urllib.request: multipart uploads, file: URLs
+    "calendar",  # email (http.client's header parsing): date conversions
+    "email.header",  # email: encoded (RFC 2047) header words
+    "email.base64mime",  # email: encoded bodies and header words
+    "email.quoprimime",  # email: encoded bodies and header words
+    "stringprep",  # the idna codec: non-ASCII host names
+)
+# What urllib3's own modules import of its http2 package (no name of the package's __init__).
+_HTTP2_IMPORTED = "urllib3.http2.probe"
 _LOCK = threading.RLock()  # a worker thread may open the first connection
 
 
@@ -88,6 +118,38 @@ def _kube_config_import(
     return types.SimpleNamespace(**names)
 
 
+def load_transport() -> types.ModuleType:
+    """urllib3 as ``kube`` loads it (the first half of ``kube``, apart for the benchmark's
+    phases): the unused standard modules and the package modules entered deferred, then
+    urllib3 with ``urllib3.http2`` deferred."""
+    with _LOCK:
+        for name in _UNUSED_STANDARD:
+            with contextlib.suppress(ImportError):  # not in this Python: nothing to defer
+                defer(name)
+        for name in _PACKAGES:
+            defer(name)
+        return _urllib3()
+
+
+def _urllib3() -> types.ModuleType:
+    """urllib3, run as ``import urllib3`` runs it, with ``urllib3.http2`` deferred (see the
+    module docstring): the package and ``urllib3.http2`` are entered deferred, the probe module
+    loads (a submodule import runs neither ``__init__``), then urllib3's ``__init__`` runs in
+    place at once, finding the probe there. Anything that later asks ``urllib3.http2`` for a
+    name (``inject_into_urllib3``) runs its ``__init__`` then."""
+    loaded = sys.modules.get("urllib3")
+    if loaded is not None:
+        return loaded
+    package = defer("urllib3")
+    try:
+        defer("urllib3.http2")
+        importlib.import_module(_HTTP2_IMPORTED)
+    except ImportError:  # another layout: urllib3.http2 then runs when urllib3 imports it
+        pass
+    getattr(package, "__version__")  # noqa: B009 - a name of its __init__: that runs now, in place
+    return package
+
+
 def _load_kube_config() -> types.ModuleType:
     name = "kubernetes.config.kube_config"
     module = sys.modules.get(name)
@@ -128,8 +190,7 @@ def kube() -> Kube:
     """Load (once) and return the parts of ``kubernetes`` a live command uses."""
     with _LOCK:
         if not _LOADED:
-            for package in _PACKAGES:
-                defer(package)
+            load_transport()
             configuration = importlib.import_module("kubernetes.client.configuration")
             client = sys.modules["kubernetes.client"]
             if is_deferred(client):  # what the loaders import from it
@@ -150,6 +211,12 @@ def kube() -> Kube:
                 )
             )
         return _LOADED[0]
+
+
+def pool_size() -> int:
+    """The Configuration's default pool size, ``multiprocessing.cpu_count() * 5``, computed
+    as that does (``os.cpu_count()``) without importing ``multiprocessing``."""
+    return (os.cpu_count() or 1) * 5
 
 
 def user_agent(configuration: Any) -> str:

@@ -148,16 +148,21 @@ def named(config: dict[str, Any], section: str, name: str) -> dict[str, Any] | N
 def _read(path: str) -> dict[str, Any]:
     """The first document of a kubeconfig file, read with the manifest loader's limits (size,
     nesting, aliases, duplicate keys, UTF-8): every problem is one line and never shows a value,
-    since the file holds tokens and keys."""
+    since the file holds tokens and keys. A file in ``blockyaml``'s subset (what the tools
+    write) gives the same mapping without loading the YAML library."""
+    from kubectl_dgd.adapters.blockyaml import read_block_mapping
     from kubectl_dgd.adapters.yamlload import decode, load_text, read_bytes
 
     try:
-        documents = load_text(decode(read_bytes(path), path), path)
+        text = decode(read_bytes(path), path)
+        data: Any = read_block_mapping(text)
+        if data is None:
+            documents = load_text(text, path)
+            data = documents[0].data if documents else None
     except InputError as err:
         if " value " in str(err):  # "bad int value '<the text>'": the text may be a secret
             raise InputError("cannot read kubeconfig: a malformed value", path, err.line) from None
         raise InputError(f"cannot read kubeconfig: {err}") from None
-    data = documents[0].data if documents else None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -311,11 +316,11 @@ def settled_config(resolved: ResolvedConfig, timeout: float | None = None) -> di
 def client_configuration(resolved: ResolvedConfig, timeout: float | None = None) -> Any:
     """A ``kubernetes.client.Configuration`` for the resolved context, set by the client's own
     kubeconfig or in-cluster loader (loads those parts of ``kubernetes``: see ``kubeclient``)."""
-    from kubectl_dgd.adapters.kubeclient import kube
+    from kubectl_dgd.adapters.kubeclient import kube, pool_size
 
     client = kube()
     ConfigException = client.ConfigException
-    configuration = client.Configuration()
+    configuration = client.Configuration(connection_pool_maxsize=pool_size())
     try:
         if resolved.in_cluster:
             client.load_incluster_config(client_configuration=configuration)

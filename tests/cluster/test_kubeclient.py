@@ -37,6 +37,11 @@ NOT_LOADED = (
     "oauthlib",
     "requests_oauthlib",
     "deepdiff",
+    # urllib3.http2's __init__ (kubeclient defers it): h2's version, read through this
+    "importlib.metadata",
+    # the YAML library: the kubeconfig is in adapters.blockyaml's subset
+    "ruamel.yaml",
+    "_ruamel_yaml",
 )
 
 # Runs kubectl-dgd's main() with argv in this interpreter, then (AFTER=1) uses the whole
@@ -53,6 +58,8 @@ except SystemExit as exc:
     code = exc.code
 loaded = sorted(sys.modules)
 deferred = type(sys.modules["kubernetes"]).__name__
+from kubectl_dgd.adapters.kubeclient import _UNUSED_STANDARD
+kinds = {m: type(sys.modules[m]).__name__ for m in (*_UNUSED_STANDARD, "urllib3.http2")}
 after = {}
 if os.environ.get("AFTER"):
     import kubernetes
@@ -69,8 +76,30 @@ if os.environ.get("AFTER"):
         "core": client.CoreV1Api.__name__,
         "watch": watch.Watch.__name__,
     }
+    import urllib3.http2
+    after["http2"] = [urllib3.http2.inject_into_urllib3.__name__, type(urllib3.http2).__name__]
+    # the standard modules the live command left deferred: each works at its first use
+    import calendar, email.base64mime, email.header, email.quoprimime, hmac, mimetypes
+    import multiprocessing, selectors, shutil, stringprep, subprocess, traceback
+    after["standard"] = {
+        "multiprocessing": multiprocessing.cpu_count() > 0,
+        "subprocess": subprocess.run(["true"]).returncode == 0,
+        "shutil": shutil.which("sh") is not None,
+        "selectors": hasattr(selectors.DefaultSelector(), "select"),
+        "traceback": traceback.format_exception_only(ValueError("x")) == ["ValueError: x\\n"],
+        "hmac": len(hmac.new(b"k", b"m", "sha256").hexdigest()) == 64,
+        "mimetypes": mimetypes.guess_type("a.json")[0] == "application/json",
+        "calendar": calendar.timegm((1970, 1, 2, 0, 0, 0)) == 86400,
+        "email.header": str(email.header.Header("x")) == "x",
+        "email.base64mime": email.base64mime.body_encode(b"x").strip() == "eA==",
+        "email.quoprimime": email.quoprimime.body_encode("x") == "x",
+        "stringprep": stringprep.in_table_b1("\u00ad"),
+    }
+    after["ran"] = {m: type(sys.modules[m]).__name__ for m in _UNUSED_STANDARD}
 with open(report, "w") as fh:
-    json.dump({"code": code, "modules": loaded, "deferred": deferred, "after": after}, fh)
+    json.dump(
+        {"code": code, "modules": loaded, "deferred": deferred, "kinds": kinds, "after": after}, fh
+    )
 """
 
 
@@ -121,6 +150,8 @@ def test_a_live_command_loads_only_the_client_parts_it_uses(
     loaded = sorted(m for m in NOT_LOADED if m in modules)
     assert loaded == []
     assert result["deferred"] == "DeferredModule"  # kubernetes/__init__.py has not run
+    # imported by the client's modules, not run: see kubeclient's docstring
+    assert set(result["kinds"].values()) == {"DeferredModule"}, result["kinds"]
 
 
 def test_the_whole_package_works_after_a_live_command(seeded: ApiServer, tmp_path: Path) -> None:
@@ -134,6 +165,11 @@ def test_the_whole_package_works_after_a_live_command(seeded: ApiServer, tmp_pat
     assert after["api_client_is_real"] is True
     assert (after["core"], after["watch"]) == ("CoreV1Api", "Watch")
     assert after["version"]
+    # urllib3.http2, deferred by the live command, runs its __init__ at the first name asked
+    assert after["http2"] == ["inject_into_urllib3", "module"]
+    assert set(after["standard"]) == set(after["ran"])  # every one of kubeclient's list
+    assert all(after["standard"].values()), after["standard"]
+    assert set(after["ran"].values()) == {"module"}
 
 
 def test_requests_carry_what_the_api_client_sent(seeded: ApiServer) -> None:
@@ -161,6 +197,22 @@ def test_requests_carry_what_the_api_client_sent(seeded: ApiServer) -> None:
     assert ours.url("/api/v1/x") == url
     assert body == {"a": [1]}  # passed on as it is, as ours is
     assert ours.user_agent == theirs.user_agent
+
+
+def test_the_pool_size_is_the_clients_default(seeded: ApiServer) -> None:
+    """Given explicitly (kubeclient.pool_size) so that ``multiprocessing`` stays unloaded, the
+    connection pool size is what the Configuration would have chosen itself."""
+    import multiprocessing
+
+    from kubectl_dgd.adapters.kubeclient import kube, pool_size
+    from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, client_configuration, resolve
+
+    assert seeded.kubeconfig is not None
+    resolved = resolve(ConnectionSettings(kubeconfig=str(seeded.kubeconfig)), environ={})
+    configuration = client_configuration(resolved)
+    assert configuration.connection_pool_maxsize == pool_size()
+    assert pool_size() == multiprocessing.cpu_count() * 5
+    assert kube().Configuration().connection_pool_maxsize == pool_size()
 
 
 def _jwt(expires: float) -> str:
