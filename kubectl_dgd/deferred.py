@@ -13,15 +13,15 @@ in ``core``; core's CEL environment and the client adapter both use it.
 
 from __future__ import annotations
 
+import _thread  # not threading: its import costs 0.7 ms, and only a lock is needed
 import importlib
 import importlib.machinery
 import importlib.util
 import sys
-import threading
 import types
 from typing import Any
 
-_LOCK = threading.RLock()  # the first use may come from a worker thread
+_LOCK = _thread.RLock()  # the first use may come from a worker thread
 _PYTHON_LOADERS = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader)
 
 

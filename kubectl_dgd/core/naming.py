@@ -51,6 +51,6 @@ def pcs_name(graph: str, component_budgets: list[int]) -> str:
 
 def model_service_name(model: str) -> str:
     """The headless model-discovery Service of a ``modelRef``."""
-    import hashlib  # lazily: validate imports this module, and hashlib costs ~2.5 ms at start-up
+    from kubectl_dgd.core.sha256 import hexdigest  # lazily: validate imports this module
 
-    return "dynamo-model-" + hashlib.sha256(model.encode()).hexdigest()[:8]
+    return "dynamo-model-" + hexdigest(model)[:8]

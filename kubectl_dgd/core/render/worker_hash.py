@@ -19,7 +19,6 @@ keeps the origin version: the hash depends on the creating operator. A v1alpha1 
 from __future__ import annotations
 
 import copy
-import hashlib
 from dataclasses import replace
 from typing import Any
 
@@ -39,6 +38,7 @@ from kubectl_dgd.core.runtime_version import (
     parse_runtime_version,
     resolved_runtime_version,
 )
+from kubectl_dgd.core.sha256 import hexdigest
 
 HASH_PLACEHOLDER = "worker-hash-placeholder"
 RUNTIME_SIDECAR = "runtime"  # the init container that selects 1.6 Dynamo sidecar mode
@@ -121,7 +121,7 @@ def hash_bytes(graph: Graph) -> tuple[str, bool]:
 
 
 def sha8(data: str) -> str:
-    return hashlib.sha256(data.encode()).hexdigest()[:8]
+    return hexdigest(data)[:8]
 
 
 def worker_hash(graph: Graph) -> str | None:
