@@ -169,6 +169,23 @@ def before_tree(ref: str, target: Path) -> Path | None:
     return target
 
 
+def unimportable(tree: Path) -> str | None:
+    """Why the old package cannot run with this venv (e.g. a dependency since dropped: the
+    code of 6f019c5 imports semver), or None when it can."""
+    probe = subprocess.run(
+        [sys.executable, "-c", "import kubectl_dgd.argocd.main, kubectl_dgd.usecases.generate"],
+        env=os.environ | {"PYTHONPATH": str(tree)},
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if probe.returncode == 0:
+        return None
+    lines = probe.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit code {probe.returncode}"
+
+
 def scenarios(tmp: Path, ref: str, limit_mib: int) -> list[tuple[str, dict[str, str], Path | None]]:
     """(label, extra environment, fake memory.current) of each scenario to run."""
     from tests.argocd.harness import argocd_env
@@ -176,6 +193,9 @@ def scenarios(tmp: Path, ref: str, limit_mib: int) -> list[tuple[str, dict[str, 
     base = argocd_env("apps/large")
     chosen: list[tuple[str, dict[str, str], Path | None]] = []
     old = before_tree(ref, tmp / "before")
+    if old is not None and (why := unimportable(old)) is not None:
+        print(f"before ({ref}): skipped, its code does not import here: {why}", file=sys.stderr)
+        old = None
     if old is not None:
         # PYTHONPATH comes before the editable install's finder, so the old package is used.
         old_env = base | {"PYTHONPATH": str(old)}
@@ -240,7 +260,7 @@ def measure(
         results: dict[str, list[Storm]] = {}
         every = scenarios(tmp, ref, limit_mib)
         if not any(label.startswith("before") for label, _, _ in every):
-            yield ("before", f"skipped: git archive {ref} failed")
+            yield ("before", f"skipped: git archive {ref} failed, or its code does not import here")
         chosen = [s for s in every if only in s[0]]
         for repeat in range(repeats):  # interleaved, so a noisy minute spreads over all
             for label, env, current in chosen:

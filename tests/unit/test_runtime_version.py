@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from kubectl_dgd.core import runtime_version
 from kubectl_dgd.core.runtime_version import (
     RuntimeVersion,
     image_tag,
@@ -68,3 +71,17 @@ def test_a_version_prints_and_orders_as_its_three_numbers() -> None:
     assert str(RuntimeVersion(1, 5, 0)) == "1.5.0"
     assert RuntimeVersion(1, 4, 10) < RuntimeVersion(1, 5, 0) <= RuntimeVersion(1, 5, 0)
     assert RuntimeVersion(1, 10, 0) > RuntimeVersion(1, 9, 9)
+
+
+_PATTERN_TAGS = st.text(alphabet="0123456789vV.-+abz٣\n ", max_size=14)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    tag=_PATTERN_TAGS | st.from_regex(r"[vV]?[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}", fullmatch=True)
+)
+def test_the_plain_tag_fast_path_answers_as_the_pattern(tag: str) -> None:
+    """parse_tag skips the semver pattern for [v]X.Y.Z in ASCII digits: same answer either way."""
+    match = runtime_version._TAG.match(tag)
+    expected = None if match is None else (int(match[1]), int(match[2]), int(match[3]))
+    assert runtime_version.parse_tag(tag) == expected

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from decimal import Decimal
 from typing import Any
 
 from kubectl_dgd.core.findings import Finding, Severity
@@ -50,6 +49,8 @@ def go_float(value: float) -> str:
         return "+Inf" if value > 0 else "-Inf"
     if value == 0:
         return "0"
+    from decimal import Decimal  # here: only a message about a fractional number needs it
+
     sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
     digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
     assert isinstance(exponent, int)
