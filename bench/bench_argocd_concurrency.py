@@ -169,11 +169,18 @@ def before_tree(ref: str, target: Path) -> Path | None:
     return target
 
 
+# What a generate imports, lazily ones included (the validation pipeline loads at the first file).
+_IMPORTS_OF_A_GENERATE = (
+    "import kubectl_dgd.argocd.main, kubectl_dgd.usecases.generate, "
+    "kubectl_dgd.core.validate.pipeline, kubectl_dgd.adapters.crdfile"
+)
+
+
 def unimportable(tree: Path) -> str | None:
     """Why the old package cannot run with this venv (e.g. a dependency since dropped: the
     code of 6f019c5 imports semver), or None when it can."""
     probe = subprocess.run(
-        [sys.executable, "-c", "import kubectl_dgd.argocd.main, kubectl_dgd.usecases.generate"],
+        [sys.executable, "-c", _IMPORTS_OF_A_GENERATE],
         env=os.environ | {"PYTHONPATH": str(tree)},
         cwd=tree,
         capture_output=True,
