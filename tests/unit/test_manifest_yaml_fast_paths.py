@@ -42,13 +42,13 @@ def _quoted_by_pattern(text: str) -> str:
     return _NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", body)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(text=_TEXT)
 def test_quoting_is_the_patterns(text: str) -> None:
     assert manifest_yaml._quoted(text) == _quoted_by_pattern(text)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(text=_TEXT)
 def test_the_block_literal_skips_the_patterns_only_where_they_cannot_match(text: str) -> None:
     if text.isascii() and text.replace("\n", "").isprintable():  # the fast path's guard
