@@ -19,7 +19,7 @@ def _cold(documents: list[Any]) -> str:
     return manifest_yaml.dump_stream(documents)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.dictionaries(KEYS, TREES, min_size=1, max_size=4), min_size=1, max_size=3))
 def test_a_warm_memo_writes_the_same_bytes_as_a_cold_one(docs: list[dict[str, Any]]) -> None:
     cold = _cold(docs)
