@@ -15,7 +15,7 @@ from typing import Any
 
 from kubectl_dgd.errors import ApiError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
-from kubectl_dgd.usecases.watching import HEALTHY_WATCH, WATCH_WINDOW, Backoff, rv, transient
+from kubectl_dgd.usecases.watching import WATCH_WINDOW, Rewatch, rv
 
 Key = tuple[str, str]
 
@@ -90,25 +90,20 @@ class ListWatch:
     def events(self) -> Iterator[ListEvent]:
         """Each change after the first listing, until the caller stops (Ctrl-C) or an API error
         that is not a passing one (401, 403, ...) ends it."""
-        backoff = Backoff(self.rand)
-        relist = False
+        rewatch = Rewatch(self.clock, self.rand)
         while True:
-            opened, count, failed = self.clock(), 0, False
+            rewatch.opening()
+            count = 0
             try:
-                if relist:
-                    relist = False
+                if rewatch.relist:
+                    rewatch.relist = False
                     yield from self._relist()
                 for event in self._watch():
                     count += 1
                     yield event
             except ApiError as err:
-                if err.status == 410:
-                    relist = True
-                elif not transient(err):
+                if not rewatch.passing(err):
                     raise
-                failed = True
-            if count or self.clock() - opened >= HEALTHY_WATCH:
-                backoff.reset()
-                if not failed:
-                    continue
-            self.cluster.sleep(backoff.next())
+            wait = rewatch.wait(count)
+            if wait is not None:
+                self.cluster.sleep(wait)

@@ -57,6 +57,41 @@ def transient(err: ApiError) -> bool:
     return err.status == 429 or (err.status is None and err.reason in TRANSIENT_REASONS)
 
 
+class Rewatch:
+    """When the next watch opens, for every watch loop here (a graph's, ``list -w``'s): at once
+    after a healthy watch (it delivered events, or stayed open HEALTHY_WATCH seconds) that ended
+    normally, else after a backoff wait; a 410 Gone sets ``relist`` (the caller gets or lists
+    again and clears it); an error that is not a passing one ends the loop."""
+
+    def __init__(self, clock: Clock, rand: Callable[[], float] = random.random) -> None:
+        self.clock = clock
+        self.backoff = Backoff(rand)
+        self.relist = False
+        self._opened = 0.0
+        self._failed = False
+
+    def opening(self) -> None:
+        """A watch (or the get or list before it) starts now."""
+        self._opened, self._failed = self.clock(), False
+
+    def passing(self, err: ApiError) -> bool:
+        """Whether the loop goes on after ``err`` (the caller raises it when not)."""
+        if err.status == 410:
+            self.relist = True
+        elif not transient(err):
+            return False
+        self._failed = True
+        return True
+
+    def wait(self, events: int) -> float | None:
+        """Seconds to wait before the next watch; None: open it at once."""
+        if events or self.clock() - self._opened >= HEALTHY_WATCH:
+            self.backoff.reset()
+            if not self._failed:
+                return None
+        return self.backoff.next()
+
+
 def follow(
     cluster: GraphCluster,
     first: dict[str, Any],
@@ -73,19 +108,19 @@ def follow(
     name, namespace = str(meta.get("name")), str(meta.get("namespace") or cluster.namespace)
     deadline = None if timeout is None else clock() + timeout
     version = rv(first)
-    backoff = Backoff(rand)
-    relist = False
+    rewatch = Rewatch(clock, rand)
     while True:
         window = WATCH_WINDOW
         if deadline is not None:
             window = min(window, deadline - clock())
             if window <= 0:
                 raise TimedOut()
-        opened, events, failed = clock(), 0, False
+        rewatch.opening()
+        events = 0
         try:
-            if relist:  # our version expired: start over from now
+            if rewatch.relist:  # our version expired: start over from now
                 fresh = cluster.get_graph(name, namespace)
-                relist = False
+                rewatch.relist = False
                 if rv(fresh) != version:
                     version = rv(fresh)
                     yield fresh
@@ -103,16 +138,11 @@ def follow(
                 if deadline is not None and clock() >= deadline:
                     raise TimedOut()
         except ApiError as err:
-            if err.status == 410:
-                relist = True
-            elif not transient(err):
+            if not rewatch.passing(err):
                 raise
-            failed = True
-        if events or clock() - opened >= HEALTHY_WATCH:
-            backoff.reset()
-            if not failed:
-                continue
-        wait = backoff.next()
+        wait = rewatch.wait(events)
+        if wait is None:
+            continue
         if deadline is not None:
             wait = min(wait, max(deadline - clock(), 0.0))
         cluster.sleep(wait)
