@@ -89,6 +89,23 @@ def _ensure(store: Store, rt: ResourceType, namespace: str, obj: Obj) -> Obj:
         return store.create(rt, namespace, obj)
 
 
+def _ensure_owned(
+    store: Store, rt: ResourceType, owner: Obj, name: str, labels: dict[str, str], spec: Obj
+) -> Obj:
+    """``_ensure`` of a ``rt`` object named ``name`` that ``owner`` controls, in its namespace."""
+    return _ensure(
+        store,
+        rt,
+        owner["metadata"]["namespace"],
+        {
+            "apiVersion": rt.group_version,
+            "kind": rt.kind,
+            "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(owner)]},
+            "spec": spec,
+        },
+    )
+
+
 def _hash(value: Any, size: int = 10) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:size]
 
@@ -122,23 +139,10 @@ class Children:
     # -- the operator's objects -----------------------------------------------------------------
 
     def reconcile(self, dgd: Obj, worker_hash: str, grove: bool) -> None:
-        namespace = dgd["metadata"]["namespace"]
         name = dgd["metadata"]["name"]
         if grove:
-            pcs = _ensure(
-                self.store,
-                PODCLIQUESETS,
-                namespace,
-                {
-                    "apiVersion": PODCLIQUESETS.group_version,
-                    "kind": PODCLIQUESETS.kind,
-                    "metadata": {
-                        "name": name,
-                        "labels": {DGD_LABEL: name},
-                        "ownerReferences": [_ref(dgd)],
-                    },
-                    "spec": {"replicas": 1},
-                },
+            pcs = _ensure_owned(
+                self.store, PODCLIQUESETS, dgd, name, {DGD_LABEL: name}, {"replicas": 1}
             )
         for component in dgd["spec"].get("components") or []:
             cname = component["name"]
@@ -150,35 +154,20 @@ class Children:
                 self._scaling_group(pcs, cname, labels, template, replicas, nodes)
                 continue
             if grove:
-                clique = _ensure(
+                clique = _ensure_owned(
                     self.store,
                     PODCLIQUES,
-                    namespace,
-                    {
-                        "apiVersion": PODCLIQUES.group_version,
-                        "kind": PODCLIQUES.kind,
-                        "metadata": {
-                            "name": f"{name}-0-{cname.lower()}",
-                            "labels": labels,
-                            "ownerReferences": [_ref(pcs)],
-                        },
-                        "spec": {"replicas": replicas, "podSpec": template.get("spec") or {}},
-                    },
+                    pcs,
+                    f"{name}-0-{cname.lower()}",
+                    labels,
+                    {"replicas": replicas, "podSpec": template.get("spec") or {}},
                 )
                 self._pods(clique, cname, labels, template, replicas)
                 continue
             worker = component.get("type") in ("worker", "prefill", "decode")
             child = f"{name}-{cname.lower()}" + (f"-{worker_hash}" if worker else "")
-            dcd = _ensure(
-                self.store,
-                DCD,
-                namespace,
-                {
-                    "apiVersion": DCD.group_version,
-                    "kind": DCD.kind,
-                    "metadata": {"name": child, "labels": labels, "ownerReferences": [_ref(dgd)]},
-                    "spec": {"replicas": replicas, "podTemplate": template},
-                },
+            dcd = _ensure_owned(
+                self.store, DCD, dgd, child, labels, {"replicas": replicas, "podTemplate": template}
             )
             if nodes > 1:
                 self._leader_worker_set(dcd, cname, labels, template, replicas, nodes)
@@ -188,41 +177,26 @@ class Children:
     def _scaling_group(
         self, pcs: Obj, cname: str, labels: dict[str, str], template: Obj, replicas: int, nodes: int
     ) -> None:
-        namespace = pcs["metadata"]["namespace"]
         lower = cname.lower()
-        pcsg = _ensure(
+        pcsg = _ensure_owned(
             self.store,
             PODCLIQUESCALINGGROUPS,
-            namespace,
-            {
-                "apiVersion": PODCLIQUESCALINGGROUPS.group_version,
-                "kind": PODCLIQUESCALINGGROUPS.kind,
-                "metadata": {
-                    "name": f"{pcs['metadata']['name']}-0-{lower}",
-                    "labels": labels,
-                    "ownerReferences": [_ref(pcs)],
-                },
-                "spec": {"replicas": replicas, "cliqueNames": [f"{lower}-ldr", f"{lower}-wkr"]},
-            },
+            pcs,
+            f"{pcs['metadata']['name']}-0-{lower}",
+            labels,
+            {"replicas": replicas, "cliqueNames": [f"{lower}-ldr", f"{lower}-wkr"]},
         )
         complete = 0
         for index in range(replicas):
             ready = 0
             for role, count in (("ldr", 1), ("wkr", nodes - 1)):
-                clique = _ensure(
+                clique = _ensure_owned(
                     self.store,
                     PODCLIQUES,
-                    namespace,
-                    {
-                        "apiVersion": PODCLIQUES.group_version,
-                        "kind": PODCLIQUES.kind,
-                        "metadata": {
-                            "name": f"{pcsg['metadata']['name']}-{index}-{lower}-{role}",
-                            "labels": labels,
-                            "ownerReferences": [_ref(pcsg)],
-                        },
-                        "spec": {"replicas": count, "podSpec": template.get("spec") or {}},
-                    },
+                    pcsg,
+                    f"{pcsg['metadata']['name']}-{index}-{lower}-{role}",
+                    labels,
+                    {"replicas": count, "podSpec": template.get("spec") or {}},
                 )
                 ready += self._pods(clique, cname, labels, template, count)
             complete += int(ready == nodes)
@@ -233,18 +207,15 @@ class Children:
     ) -> None:
         namespace, name = dcd["metadata"]["namespace"], f"{dcd['metadata']['name']}-0"
         pod_template = {"metadata": {"labels": labels}, "spec": template.get("spec") or {}}
-        lws = _ensure(
+        lws = _ensure_owned(
             self.store,
             LEADERWORKERSETS,
-            namespace,
+            dcd,
+            name,
+            labels,
             {
-                "apiVersion": LEADERWORKERSETS.group_version,
-                "kind": LEADERWORKERSETS.kind,
-                "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(dcd)]},
-                "spec": {
-                    "replicas": replicas,
-                    "leaderWorkerTemplate": {"size": nodes, "workerTemplate": pod_template},
-                },
+                "replicas": replicas,
+                "leaderWorkerTemplate": {"size": nodes, "workerTemplate": pod_template},
             },
         )
         leader_labels = {**labels, LWS_NAME_LABEL: name}
@@ -264,17 +235,7 @@ class Children:
         self._report(LEADERWORKERSETS, lws, replicas, complete)
 
     def _stateful_set(self, owner: Obj, name: str, labels: dict[str, str], replicas: int) -> Obj:
-        return _ensure(
-            self.store,
-            STATEFULSETS,
-            owner["metadata"]["namespace"],
-            {
-                "apiVersion": STATEFULSETS.group_version,
-                "kind": STATEFULSETS.kind,
-                "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(owner)]},
-                "spec": {"replicas": replicas},
-            },
-        )
+        return _ensure_owned(self.store, STATEFULSETS, owner, name, labels, {"replicas": replicas})
 
     def _report(self, rt: ResourceType, obj: Obj, replicas: int, ready: int) -> None:
         """A group controller's status: its replicas, and those whose pods are all ready."""
@@ -288,16 +249,13 @@ class Children:
     ) -> None:
         namespace, name = dcd["metadata"]["namespace"], dcd["metadata"]["name"]
         pod_template = {"metadata": {"labels": labels}, "spec": template.get("spec") or {}}
-        deploy = _ensure(
+        deploy = _ensure_owned(
             self.store,
             DEPLOYMENTS,
-            namespace,
-            {
-                "apiVersion": DEPLOYMENTS.group_version,
-                "kind": DEPLOYMENTS.kind,
-                "metadata": {"name": name, "labels": labels, "ownerReferences": [_ref(dcd)]},
-                "spec": {"replicas": replicas, "template": pod_template},
-            },
+            dcd,
+            name,
+            labels,
+            {"replicas": replicas, "template": pod_template},
         )
         if deploy["spec"].get("template") != pod_template or deploy["spec"]["replicas"] != replicas:
             deploy = self.store.patch(
@@ -320,20 +278,13 @@ class Children:
             ),
         )
         rs_labels = {**labels, "pod-template-hash": template_hash}
-        new_rs = _ensure(
+        new_rs = _ensure_owned(
             self.store,
             REPLICASETS,
-            namespace,
-            {
-                "apiVersion": REPLICASETS.group_version,
-                "kind": REPLICASETS.kind,
-                "metadata": {
-                    "name": current,
-                    "labels": rs_labels,
-                    "ownerReferences": [_ref(deploy)],
-                },
-                "spec": {"replicas": replicas, "template": pod_template},
-            },
+            deploy,
+            current,
+            rs_labels,
+            {"replicas": replicas, "template": pod_template},
         )
         if new_rs["spec"].get("replicas") != replicas:
             new_rs = self.store.patch(REPLICASETS, namespace, current, _scale(replicas))
