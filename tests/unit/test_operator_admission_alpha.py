@@ -20,6 +20,7 @@ import pytest
 from kubectl_dgd.adapters.crdfile import bundled_schemas
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.pipeline import validate_object
+from tests.unit.test_operator_admission_table import lpx_component
 
 IMAGE = "registry.example/runtime:1.1.0"
 CUSTOM = "registry.example/runtime:custom"
@@ -429,22 +430,7 @@ def lpx_service(**extra: Any) -> dict[str, Any]:
         "componentType": "lpx",
         "replicas": 1,
         "lpx": {"buildId": "test/build"},
-        "roles": [
-            {
-                "name": "agent",
-                "podTemplate": {"spec": {"containers": [{"name": "main", "image": "lpu-runtime"}]}},
-            },
-            {
-                "name": "conductor",
-                "podTemplate": {
-                    "spec": {
-                        "containers": [
-                            {"name": "main", "image": "conductor-runtime", "command": ["/bin/nova"]}
-                        ]
-                    }
-                },
-            },
-        ],
+        "roles": lpx_component()["roles"],  # the v1beta1 table's agent and conductor
         **extra,
     }
 
