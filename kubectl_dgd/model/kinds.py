@@ -21,6 +21,11 @@ def is_dgd(obj: object) -> bool:
     return isinstance(obj, dict) and obj.get("kind") == KIND and obj.get("apiVersion") in SERVED
 
 
+def is_alpha(obj: object) -> bool:
+    """True for a mapping of the deprecated ``nvidia.com/v1alpha1`` (the conversion's input)."""
+    return isinstance(obj, dict) and obj.get("apiVersion") == V1ALPHA1
+
+
 def is_dgd_kind(obj: object) -> bool:
     """True for any ``DynamoGraphDeployment`` of our group (or none), served version or not: an
     unserved one (``nvidia.com/v1``) is an error to report, not an unknown kind to pass through."""

@@ -13,7 +13,7 @@ from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ItemReport, ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.errors import InputError
-from kubectl_dgd.model.kinds import V1ALPHA1, is_dgd, is_dgd_kind, unserved_message
+from kubectl_dgd.model.kinds import is_alpha, is_dgd, is_dgd_kind, unserved_message
 
 
 def unpack(doc: Document) -> list[tuple[dict[str, Any], str, int]]:
@@ -130,7 +130,7 @@ def _matching_old(old: dict[str, Any] | None, meta: dict[str, Any]) -> dict[str,
 
 def as_beta(obj: dict[str, Any]) -> dict[str, Any]:
     """The v1beta1 form of a DGD (v1alpha1 goes through the operator's conversion)."""
-    if obj.get("apiVersion") != V1ALPHA1:
+    if not is_alpha(obj):
         return obj
     from kubectl_dgd.core.convert import alpha_to_beta  # loaded for alpha objects only
 

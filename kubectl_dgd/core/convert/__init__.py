@@ -4,11 +4,11 @@ from kubectl_dgd.core.convert.alpha import (
     Conversion,
     alpha_to_beta,
     for_render,
-    is_alpha,
     preserved_pod_metadata,
     service_line_path,
     service_path,
 )
+from kubectl_dgd.model.kinds import is_alpha
 
 __all__ = [
     "Conversion",

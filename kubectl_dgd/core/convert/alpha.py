@@ -21,7 +21,7 @@ from typing import Any
 from kubectl_dgd.core.convert.pathmap import PathMap
 from kubectl_dgd.core.lazyre import LazyPattern
 from kubectl_dgd.core.paths import child
-from kubectl_dgd.model.kinds import V1ALPHA1, V1BETA1
+from kubectl_dgd.model.kinds import V1BETA1
 
 MAIN = "main"
 FRONTEND_SIDECAR = "sidecar-frontend"
@@ -108,10 +108,6 @@ def for_render(obj: dict[str, Any]) -> dict[str, Any]:
             if isinstance(metadata, dict):
                 metadata[key] = {**values, **_as_dict(metadata.get(key))}
     return conv.obj
-
-
-def is_alpha(obj: Any) -> bool:
-    return isinstance(obj, dict) and obj.get("apiVersion") == V1ALPHA1
 
 
 def service_path(name: str) -> str:

@@ -16,7 +16,7 @@ from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate import cel, lint, schema, webhook
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
-from kubectl_dgd.model.kinds import API_GROUP, SERVED, V1ALPHA1, unserved_message
+from kubectl_dgd.model.kinds import API_GROUP, SERVED, is_alpha, unserved_message
 
 # The v1alpha1 conversion and rules, and the update rules, load when an object needs them: a
 # file of v1beta1 graphs to create (the common case) never runs them.
@@ -30,7 +30,7 @@ def validate_object(
     """All findings for one DGD (``old`` = the live object for an update). Never raises."""
     version = str(obj.get("apiVersion", "")).rpartition("/")[2]
     findings: list[Finding] = []
-    if obj.get("apiVersion") == V1ALPHA1:
+    if is_alpha(obj):
         findings.append(
             Finding("warning", "schema", "apiVersion", DEPRECATION, "deprecated-version")
         )
@@ -108,7 +108,7 @@ def _alpha_webhook(
 ) -> list[Finding]:
     """A v1alpha1 request: the mutating and validating webhooks see its v1beta1 conversion;
     the runtime-version pair and the alpha-only rules are reported at alpha paths."""
-    from kubectl_dgd.core.convert import alpha_to_beta, is_alpha
+    from kubectl_dgd.core.convert import alpha_to_beta
     from kubectl_dgd.core.validate import webhook_alpha
 
     conversion = alpha_to_beta(defaulted)
@@ -131,7 +131,7 @@ def _alpha_webhook(
 def _changed_services(obj: dict[str, Any], old: dict[str, Any] | None) -> frozenset[str]:
     """Services of a v1alpha1 update that differ from the stored alpha view (the operator's
     LPX gate compares that view too, so an ingress edit counts as a change)."""
-    if old is None or old.get("apiVersion") != V1ALPHA1:
+    if not is_alpha(old) or old is None:
         return frozenset()
     new_services = _services(obj)
     old_services = _services(old)
