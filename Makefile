@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 
-.PHONY: demo test lint check-imports pytest golden bench clean
+.PHONY: demo test lint check-imports pytest golden bench clean sandbox control-plane
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,14 @@ test: $(VENV)/.installed-dev
 # The package's byte code first, once, rather than by every worker at its first import.
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q -j 0 kubectl_dgd > /dev/null
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+
+## sandbox: a local cluster with GPU nodes and the README's scenarios; Ctrl-C stops it
+sandbox: $(VENV)/.installed-dev
+	@$(BIN)/python scripts/sandbox.py
+
+## control-plane: build (or find cached) kube-apiserver, etcd, controllers, scheduler, kwok
+control-plane:
+	bash scripts/control-plane/build.sh
 
 ## golden: re-record the golden files (then read the diff)
 golden: $(VENV)/.installed-dev

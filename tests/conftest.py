@@ -307,3 +307,33 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     would walk it again, and the API server's setup allocates enough to trigger many."""
     gc.collect()
     gc.freeze()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller names the run's real-control-plane state directory before the workers
+    start (they inherit the environment); the first test that needs the control plane starts it
+    there (tests/realcluster/conftest.py). An exported KDGD_REAL_STATE attaches to a running
+    one, which the run then leaves running."""
+    if hasattr(config, "workerinput") or os.environ.get("KDGD_REAL_STATE"):
+        return
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="kdgd-real-")
+    os.environ["KDGD_REAL_STATE"] = folder
+    config.stash[_REAL_STATE] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_REAL_STATE, None)
+    if folder is None:
+        return
+    import shutil
+
+    from tests.realcluster.controlplane import down
+
+    down(Path(folder))
+    shutil.rmtree(folder, ignore_errors=True)
+    os.environ.pop("KDGD_REAL_STATE", None)
+
+
+_REAL_STATE = pytest.StashKey[str]()

@@ -4,6 +4,7 @@
 # from the Go module proxy. Binaries go outside the work tree, under a directory keyed by the
 # versions, the Go release and the go.sum files, so a fresh clone (CI's) finds them again.
 # Prints the bin directory on stdout; progress and timings go to stderr.
+#   --find           only look: print the directory if every binary is there, else exit 1
 #   KDGD_K8S_CACHE   the cache root (default ~/.cache/kubectl-dgd/k8s)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -21,6 +22,7 @@ names=(kube-apiserver kube-controller-manager kube-scheduler etcd kwok)
 complete=1
 for n in "${names[@]}"; do [ -x "$out/$n" ] || complete=0; done
 if [ "$complete" = 1 ]; then echo "$out"; exit 0; fi
+[ "${1:-}" = "--find" ] && exit 1
 
 mkdir -p "$out"
 tmp="$out.part.$$"
