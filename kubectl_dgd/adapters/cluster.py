@@ -437,9 +437,14 @@ class Cluster:
                 if err.status != 410 or not token:
                     raise
                 # the continue token expired mid-list: one full list, as client-go's pager does
-                return self._json_object("GET", path, target, query=base or None, accept=accept)
+                whole = self._json_object("GET", path, target, query=base or None, accept=accept)
+                found = whole.get("items")
+                return {
+                    **whole,
+                    "items": _with_kind(whole, found) if isinstance(found, list) else [],
+                }
             found = page.get("items")
-            items.extend(found if isinstance(found, list) else [])
+            items.extend(_with_kind(page, found) if isinstance(found, list) else [])
             token = str((page.get("metadata") or {}).get("continue") or "")
             if not token:
                 return {**page, "items": items}
@@ -688,6 +693,20 @@ class Cluster:
 
 
 MAX_LOG_LINE = 16 * 1024 * 1024
+
+
+def _with_kind(page: dict[str, Any], items: list[Any]) -> list[Any]:
+    """A real API server leaves ``apiVersion`` and ``kind`` out of a List's items (they are the
+    List's, ``PodList`` -> ``Pod``); kubectl puts them back, and so do we, so that every item
+    says what it is wherever it goes next (tree, why, -o json)."""
+    list_kind = str(page.get("kind") or "")
+    if not list_kind.endswith("List") or list_kind == "List":
+        return items
+    stamp = {"apiVersion": page.get("apiVersion"), "kind": list_kind[: -len("List")]}
+    return [
+        {**stamp, **item} if isinstance(item, dict) and "kind" not in item else item
+        for item in items
+    ]
 
 
 def _selectors(labels: str | None, fields: str | None) -> dict[str, str]:
