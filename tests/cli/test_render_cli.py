@@ -121,3 +121,40 @@ def test_help_lists_the_examples() -> None:
         "kubectl dgd render -f graph.yaml --provider component --discovery kubernetes"
         in result.stdout
     )
+
+
+BETA_HEAD = "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: g\n"
+ALPHA_HEAD = BETA_HEAD.replace("v1beta1", "v1alpha1")
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (BETA_HEAD + "spec:\n  components: oops\n", "spec.components: expected a list"),
+        (BETA_HEAD + "spec:\n  components: {a: 1}\n", "spec.components: expected a list"),
+        (BETA_HEAD + "spec:\n  components: [x]\n", "spec.components[0]: expected an object"),
+        (BETA_HEAD + "spec: 7\n", "spec: expected an object"),
+        (ALPHA_HEAD + "spec:\n  services: oops\n", "spec.services: expected an object"),
+        (
+            ALPHA_HEAD + "spec:\n  services:\n    Frontend: 3\n",
+            "spec.services.Frontend: expected an object",
+        ),
+    ],
+    ids=["string", "map", "scalar-item", "scalar-spec", "alpha-string", "alpha-scalar-service"],
+)
+def test_a_graph_of_the_wrong_shape_is_refused_with_exit_2_and_no_output(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    """validate calls these graphs invalid; render used to print an empty PodCliqueSet for them."""
+    (tmp_path / "g.yaml").write_text(body)
+    result = run_cli("render", "-f", "g.yaml", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"error: {message}; run `kubectl dgd validate` for the details\n"
+    assert run_cli("validate", "-f", "g.yaml", cwd=tmp_path).returncode == 1
+
+
+def test_a_wrong_shape_graph_fails_through_the_console_script(tmp_path: Path) -> None:
+    (tmp_path / "g.yaml").write_text(BETA_HEAD + "spec:\n  components: oops\n")
+    result = run_cli("render", "-f", "g.yaml", cwd=tmp_path, subprocess=True)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "spec.components: expected a list" in result.stderr

@@ -11,7 +11,7 @@ from typing import Any
 from kubectl_dgd.core.convert import alpha_to_beta, is_alpha, preserved_pod_metadata
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render.component_path import render_component
-from kubectl_dgd.core.render.context import Graph, RenderError, graph_context
+from kubectl_dgd.core.render.context import Graph, RenderError, ShapeError, graph_context
 from kubectl_dgd.core.render.extras import alpha_pvcs, gms_claim_template, scaling_adapter
 from kubectl_dgd.core.render.grove import render_grove
 from kubectl_dgd.core.render.objects import RenderedObject
@@ -26,9 +26,15 @@ def render_graph(obj: dict[str, Any], profile: Profile) -> list[RenderedObject]:
     operator would fail to reconcile the graph. A v1alpha1 graph is rendered from its v1beta1
     conversion, as the operator's controller reads it."""
     alpha = obj if is_alpha(obj) else None
-    if alpha is not None:
-        obj = alpha_to_beta(alpha).obj
-    graph = graph_context(obj, profile)
+    conversion = alpha_to_beta(alpha) if alpha is not None else None
+    try:
+        graph = graph_context(obj if conversion is None else conversion.obj, profile)
+    except ShapeError as error:
+        if conversion is None:
+            raise
+        # Name the field as the v1alpha1 file spells it (spec.services is a map there).
+        path = conversion.paths.alpha_of(error.path) or error.path
+        raise ShapeError(path, "an object" if path == "spec.services" else error.expected) from None
     if alpha is not None:
         # The controller reads the preserved service metadata back for the pods, not the DCD spec.
         graph.alpha_metadata = preserved_pod_metadata(alpha)

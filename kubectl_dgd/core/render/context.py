@@ -23,6 +23,15 @@ class RenderError(ReconcileError):
     """The operator would fail to reconcile this graph (its Ready reason and message)."""
 
 
+class ShapeError(InputError):
+    """A field render keys on has the wrong type (the API server would refuse the graph)."""
+
+    def __init__(self, path: str, expected: str) -> None:
+        super().__init__(f"{path}: expected {expected}; run `kubectl dgd validate` for the details")
+        self.path = path
+        self.expected = expected
+
+
 @dataclass
 class Graph:
     """A graph being rendered: its object, names and the facts every child needs."""
@@ -62,8 +71,8 @@ def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
     annotations = {str(k): str(v) for k, v in mapping(meta.get("annotations")).items()}
     # A saved live object (it has a uid) keeps its stored provider; a new one gets the webhook's.
     provider = decide_provider(annotations, profile, creating=not meta.get("uid"))
+    _check_shape(meta, obj.get("spec"))
     spec = mapping(obj.get("spec"))
-    _check_shape(meta, items(spec.get("components")))
     components = [_defaulted(c, provider) for c in items(spec.get("components"))]
     discovery = annotations.get(DISCOVERY_BACKEND_ANNOTATION, "").lower() == "kubernetes"
     graph = Graph(
@@ -82,16 +91,27 @@ def graph_context(obj: dict[str, Any], profile: Profile) -> Graph:
     return graph
 
 
-def _check_shape(meta: dict[str, Any], components: list[dict[str, Any]]) -> None:
-    """The few fields render keys on must be strings; the rest is validate's job."""
-    wrong = [("metadata.name", meta.get("name"))] if not isinstance(meta.get("name"), str) else []
-    for i, component in enumerate(components):
+def _check_shape(meta: dict[str, Any], spec: Any) -> None:
+    """The fields render keys on must have their shape; the rest is validate's job.
+
+    A ``spec`` or ``components`` of the wrong type would otherwise render as an empty graph
+    (a PodCliqueSet without cliques) that the API server would refuse.
+    """
+    wrong = [("metadata.name", "a string")] if not isinstance(meta.get("name"), str) else []
+    if spec is not None and not isinstance(spec, dict):
+        wrong.append(("spec", "an object"))
+    listed = mapping(spec).get("components")
+    if listed is not None and not isinstance(listed, list):
+        wrong.append(("spec.components", "a list"))
+    for i, component in enumerate(listed if isinstance(listed, list) else []):
+        if not isinstance(component, dict):
+            wrong.append((f"spec.components[{i}]", "an object"))
+            continue
         for key in ("name", "type"):
             if key in component and not isinstance(component[key], str):
-                wrong.append((f"spec.components[{i}].{key}", component[key]))
+                wrong.append((f"spec.components[{i}].{key}", "a string"))
     if wrong:
-        path = wrong[0][0]
-        raise InputError(f"{path}: expected a string; run `kubectl dgd validate` for the details")
+        raise ShapeError(*wrong[0])
 
 
 def _defaulted(component: dict[str, Any], provider: Provider) -> dict[str, Any]:
