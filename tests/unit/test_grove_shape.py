@@ -37,3 +37,31 @@ def test_map_values_and_the_top_level_value() -> None:
     assert not_an_object("x") == (
         "json: cannot unmarshal string into Go value of type map[string]json.RawMessage"
     )
+
+
+def test_grove_pack_is_a_struct_of_required_and_preferred_domains() -> None:
+    topology = {"topologyName": "t", "pack": {"required": "rack", "preferred": "host"}}
+    assert mismatch("PodCliqueTemplateSpec", {"topologyConstraint": topology}) is None
+    assert mismatch("PodCliqueScalingGroupConfig", {"topologyConstraint": {"pack": "rack"}}) == (
+        "json: cannot unmarshal string into Go struct field "
+        "TopologyConstraint.topologyConstraint.pack of type v1alpha1.TopologyPackConstraint"
+    )
+    assert mismatch("PodCliqueTemplateSpec", {"topologyConstraint": {"topologyName": 1}}) == (
+        "json: cannot unmarshal number into Go struct field "
+        "TopologyConstraint.topologyConstraint.topologyName of type string"
+    )
+
+
+def test_the_first_error_is_the_first_in_sorted_key_order() -> None:
+    value = {"topologyConstraint": {"packDomain": 1}, "minAvailable": "x"}
+    assert mismatch("PodCliqueScalingGroupConfig", value) == (
+        "json: cannot unmarshal string into Go struct field "
+        "PodCliqueScalingGroupConfig.minAvailable of type int32"
+    )
+
+
+def test_keys_match_fields_case_insensitively_as_encoding_json_does() -> None:
+    assert mismatch("PodCliqueScalingGroupConfig", {"topologyConstraint": {"Pack": "rack"}}) == (
+        "json: cannot unmarshal string into Go struct field "
+        "TopologyConstraint.topologyConstraint.pack of type v1alpha1.TopologyPackConstraint"
+    )

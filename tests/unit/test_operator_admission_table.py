@@ -2781,6 +2781,58 @@ PATHWAY_ROWS = [
         versions=("1.5", "1.6"),
     ),
     Row(
+        "a Grove pack written as a domain string does not decode into TopologyPackConstraint",
+        set_spec(
+            providerOverride={
+                "apiVersion": "grove.io/v1alpha1",
+                "value": {"spec": {"template": {"topologyConstraint": {"pack": "rack"}}}},
+            }
+        ),
+        [
+            "spec.providerOverride.value: Invalid value: null: does not match the registered "
+            "PodCliqueSet schema: json: cannot unmarshal string into Go struct field "
+            "TopologyConstraint.spec.template.topologyConstraint.pack of type "
+            "v1alpha1.TopologyPackConstraint"
+        ],
+        versions=("1.5", "1.6"),
+    ),
+    Row(
+        "a component override's pack domain must be a string",
+        set_worker(
+            providerOverride={
+                "apiVersion": "grove.io/v1alpha1",
+                "value": {"topologyConstraint": {"pack": {"required": 3}}},
+            }
+        ),
+        [
+            "spec.components[1].providerOverride.value: Invalid value: null: does not match the "
+            "registered PodCliqueTemplateSpec schema: json: cannot unmarshal number into Go struct "
+            "field TopologyPackConstraint.topologyConstraint.pack.required of type "
+            "v1alpha1.TopologyDomain"
+        ],
+        versions=("1.5", "1.6"),
+    ),
+    Row(
+        "Grove's own pack form, topologyName and the deprecated packDomain decode",
+        set_spec(
+            providerOverride={
+                "apiVersion": "grove.io/v1alpha1",
+                "value": {
+                    "spec": {
+                        "template": {
+                            "topologyConstraint": {
+                                "topologyName": "grove-topology",
+                                "pack": {"required": "rack", "preferred": "host"},
+                            }
+                        }
+                    }
+                },
+            }
+        ),
+        [],
+        versions=("1.5", "1.6"),
+    ),
+    Row(
         "1.6 lets a component override carry the native minAvailable",
         set_worker(
             providerOverride={

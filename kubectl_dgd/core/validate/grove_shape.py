@@ -3,9 +3,14 @@
 The operator (``validateKnownGroveShape``) unmarshals the value into ``grovev1alpha1.PodCliqueSet``,
 ``PodCliqueTemplateSpec`` or ``PodCliqueScalingGroupConfig`` and reports Go's first decoding error.
 We model the fields of those types that Dynamo users write (names and Go types from the Grove API,
-search index 70766669505); unknown fields are ignored, as encoding/json ignores them, and fields
-we do not model are accepted. Error text follows encoding/json's ``UnmarshalTypeError``:
-``json: cannot unmarshal <kind> into Go struct field <Struct>.<path> of type <type>``.
+search index 70766669505, and the tags the operator pins: Grove v0.1.0-alpha.12-rc1 for 1.5, the
+same ``TopologyConstraint`` of ``topologyName``, ``pack`` {``required``, ``preferred``} and the
+deprecated ``packDomain`` in the 1.6 index version); unknown fields are ignored, as encoding/json
+ignores them, and fields we do not model are accepted. Error text follows encoding/json's
+``UnmarshalTypeError``: ``json: cannot unmarshal <kind> into Go struct field <Struct>.<path> of
+type <type>``. Go reports the first error in document order; the webhook's request body is the API
+server's JSON of the object, whose map keys are sorted, so keys are visited sorted. Go also matches
+a key to a field case-insensitively when no field has its exact name.
 """
 
 from __future__ import annotations
@@ -30,10 +35,19 @@ INT32 = GoType("int32", "int32")
 STRINGS = GoType("[]string", "slice", elem=STRING)
 STRING_MAP = GoType("map[string]string", "map", elem=STRING)
 
+DOMAIN = GoType("v1alpha1.TopologyDomain", "string")
 TOPOLOGY = GoType(
     "v1alpha1.TopologyConstraint",
     "struct",
-    {"packDomain": GoType("v1alpha1.TopologyDomain", "string")},
+    {
+        "topologyName": STRING,
+        "pack": GoType(
+            "v1alpha1.TopologyPackConstraint",
+            "struct",
+            {"required": DOMAIN, "preferred": DOMAIN},
+        ),
+        "packDomain": DOMAIN,
+    },
 )
 CLIQUE_SPEC = GoType(
     "v1alpha1.PodCliqueSpec",
@@ -154,11 +168,14 @@ def _walk(value: Any, go_type: GoType, struct: str | None, path: tuple[str, ...]
     if expected is not None and kind != expected:
         return _error(kind, go_type, struct, path)
     if go_type.kind == "struct":
-        for key, child in go_type.fields.items():
-            if key in value:
-                problem = _walk(value[key], child, go_type.name.rpartition(".")[2], (*path, key))
-                if problem is not None:
-                    return problem
+        for key in sorted(value, key=str):
+            name = _field_name(go_type, str(key))
+            if name is None:
+                continue  # encoding/json ignores keys no field claims
+            child = go_type.fields[name]
+            problem = _walk(value[key], child, go_type.name.rpartition(".")[2], (*path, name))
+            if problem is not None:
+                return problem
         return None
     if go_type.kind in ("map", "slice"):
         items = value.values() if go_type.kind == "map" else value
@@ -170,6 +187,14 @@ def _walk(value: Any, go_type: GoType, struct: str | None, path: tuple[str, ...]
         return None
     ok, shown = _fits(value, go_type)
     return None if ok else _error(shown, go_type, struct, path)
+
+
+def _field_name(go_type: GoType, key: str) -> str | None:
+    """The field ``key`` decodes into: the exact JSON name, else a case-insensitive match."""
+    if key in go_type.fields:
+        return key
+    folded = key.lower()
+    return next((name for name in go_type.fields if name.lower() == folded), None)
 
 
 def _error(shown: str, go_type: GoType, struct: str | None, path: tuple[str, ...]) -> str:
