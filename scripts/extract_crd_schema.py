@@ -86,11 +86,24 @@ EXTENSIONS: list[str] = [
     "when componentType is lpx', 'lpx may only be set when componentType is lpx', 'replicas must "
     "be positive when componentType is lpx'; the minAvailable rule exempts an LPX service "
     "without replicas (66854651310, 70778590138)",
+    "v1beta1 spec.components[] and v1alpha1 spec.services.* CEL 'minAvailable is immutable after "
+    "creation': removing the deprecated field passes (the 1.6 migration moves it into the "
+    "component providerOverride; the webhook keeps the effective value; docs 70638219375, "
+    "70243226474)",
 ]
 
 DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 IS_LPX = "has(self.type) && self.type == 'lpx'"
 MIN_AVAILABLE_MESSAGE = "minAvailable must be less than or equal to replicas unless replicas is 0"
+MIN_AVAILABLE_IMMUTABLE = "minAvailable is immutable after creation"
+REMOVABLE = "!has(self.minAvailable) || "
+
+
+def _removable_min_available(rules: list[dict[str, Any]]) -> None:
+    """1.6: the deprecated minAvailable may be removed (changing it stays refused)."""
+    for rule in rules:
+        if rule.get("message") == MIN_AVAILABLE_IMMUTABLE and REMOVABLE not in rule["rule"]:
+            rule["rule"] = REMOVABLE + rule["rule"]
 
 LPX_RULES: list[dict[str, Any]] = [
     {
@@ -214,6 +227,7 @@ def _extend_alpha(alpha: dict[str, Any], beta_component: dict[str, Any]) -> None
         if rule.get("message") == MIN_AVAILABLE_MESSAGE and not rule["rule"].startswith(exempt):
             rule["rule"] = exempt + rule["rule"]
     rules.extend(r for r in ALPHA_LPX_RULES if r not in rules)
+    _removable_min_available(rules)
 
 
 def extend_schema(versions: list[dict[str, Any]]) -> None:
@@ -240,6 +254,7 @@ def extend_schema(versions: list[dict[str, Any]]) -> None:
             ):
                 rule["rule"] = lpx_exempt + rule["rule"]
         rules.extend(r for r in LPX_RULES if r not in rules)
+        _removable_min_available(rules)
         spec_rules = spec.setdefault("x-kubernetes-validations", [])
         if RESTART_PARALLEL_FOR_LPX not in spec_rules:
             spec_rules.append(RESTART_PARALLEL_FOR_LPX)

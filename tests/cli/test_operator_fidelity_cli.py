@@ -54,3 +54,85 @@ def test_grove_pack_form_is_admitted_through_the_console_script(tmp_path: Path) 
     (tmp_path / "g.yaml").write_text(GRAPH.format(topology="pack: {required: rack}"))
     result = run_cli("validate", "g.yaml", cwd=tmp_path, subprocess=True)
     assert result.returncode == 0, result.stdout
+
+
+WORKER = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+  annotations:
+    nvidia.com/workload-provider: grove
+spec:
+  components:
+    - name: worker
+      type: worker
+      replicas: 3
+{minimum}      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0
+"""
+LEGACY = "      minAvailable: 2\n"
+NATIVE = (
+    "      providerOverride:\n"
+    "        apiVersion: grove.io/v1alpha1\n"
+    "        value: {spec: {minAvailable: 2}}\n"
+)
+
+
+def write(tmp_path: Path, name: str, minimum: str) -> str:
+    (tmp_path / name).write_text(WORKER.format(minimum=minimum))
+    return name
+
+
+def test_1_6_admits_the_documented_migration_and_1_5_refuses_the_removal(tmp_path: Path) -> None:
+    old, new = write(tmp_path, "old.yaml", LEGACY), write(tmp_path, "new.yaml", NATIVE)
+    now = run_cli("validate", new, "--old", old, cwd=tmp_path, subprocess=True)
+    assert now.returncode == 0, now.stdout
+    before = run_cli("validate", new, "--old", old, "--operator-version", "1.5", cwd=tmp_path)
+    assert before.returncode == 1
+    assert "minAvailable is immutable after creation (error, cel/cel-rule)" in before.stdout
+
+
+def test_1_6_refuses_a_removal_that_changes_the_effective_minimum(tmp_path: Path) -> None:
+    old, new = write(tmp_path, "old.yaml", LEGACY), write(tmp_path, "new.yaml", "")
+    result = run_cli("validate", new, "--old", old, cwd=tmp_path)
+    assert result.returncode == 1
+    assert (
+        "spec.components[0].minAvailable: Invalid value: 1: the effective minimum availability is "
+        "immutable after creation (was 2); move the same value between minAvailable and "
+        "providerOverride (error, webhook/min-available-effective-immutable)"
+    ) in result.stdout
+
+
+def test_1_6_refuses_both_forms_and_warns_of_the_deprecated_one(tmp_path: Path) -> None:
+    graph = write(tmp_path, "g.yaml", LEGACY + NATIVE)
+    result = run_cli("validate", graph, cwd=tmp_path)
+    assert result.returncode == 1
+    assert "(error, webhook/min-available-mixed-forms)" in result.stdout
+    assert "(warning, webhook/min-available-deprecated)" in result.stdout
+    legacy_only = run_cli("validate", write(tmp_path, "l.yaml", LEGACY), cwd=tmp_path)
+    assert legacy_only.returncode == 0
+    assert (
+        "l.yaml:12: spec.components[0].minAvailable: spec.components[0].minAvailable is "
+        "deprecated; set the minimum in the component providerOverride (value.spec.minAvailable, "
+        "or value.minAvailable for a scaling group) instead (warning, webhook/min-available-deprecated)"
+    ) in legacy_only.stdout
+
+
+def test_coherent_warns_when_the_minimum_could_take_the_component_offline(tmp_path: Path) -> None:
+    text = WORKER.format(minimum=NATIVE).replace("replicas: 3", "replicas: 2")
+    text = text.replace(
+        "    nvidia.com/workload-provider: grove\n",
+        "    nvidia.com/workload-provider: grove\n    nvidia.com/grove-update-strategy: Coherent\n",
+    )
+    (tmp_path / "g.yaml").write_text(text)
+    result = run_cli("validate", "g.yaml", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert (
+        "spec.components[0]: spec.components[0]: under the Coherent update strategy a minimum of 2 "
+        "equal to replicas could take the entire component offline during an update "
+        "(warning, webhook/coherent-offline-risk)"
+    ) in result.stdout

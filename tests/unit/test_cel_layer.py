@@ -308,15 +308,20 @@ def test_min_available_cannot_change_after_creation() -> None:
     )
 
 
-def test_min_available_cannot_be_removed_but_can_be_added() -> None:
+def test_min_available_can_be_added_and_from_1_6_removed_but_before_1_6_not() -> None:
+    """1.6 lets the deprecated field go (the migration moves it into the provider override; the
+    webhook keeps the effective value); the 1.5 CRD refuses its removal."""
     old = graph()
     old["spec"]["components"][1]["minAvailable"] = 1
     removed = copy.deepcopy(old)
     del removed["spec"]["components"][1]["minAvailable"]
-    assert run(removed, old=old) == rejected(
+    assert run(removed, old=old) == []
+    assert run(old, old=graph()) == []
+    v1_5 = schemas_from_crd(json.loads(BUNDLE.with_name("crd-schema-1.5.json").read_text()))
+    before = cel.check(removed, old, v1_5["v1beta1"])
+    assert [(f.path, f.message) for f in before] == rejected(
         "spec.components[1]", "minAvailable is immutable after creation"
     )
-    assert run(old, old=graph()) == []
 
 
 def test_min_available_transition_rule_correlates_components_by_name_not_index() -> None:

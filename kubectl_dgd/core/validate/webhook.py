@@ -16,6 +16,7 @@ from kubectl_dgd.core.validate import (
     webhook_components,
     webhook_lpx,
     webhook_metadata,
+    webhook_min_available,
     webhook_restart,
     webhook_topology,
 )
@@ -55,6 +56,7 @@ def check_create(
             required("spec.components", "must have at least one component", "components-required")
         )
     found += _components(obj, profile, way, old)
+    found += webhook_min_available.check(obj, old, way.grove)
     if root.get("restart") is not None:
         found += webhook_restart.check(obj)
     found += provider_override.check_topology_combination(obj, version)

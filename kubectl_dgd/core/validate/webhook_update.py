@@ -3,7 +3,8 @@
 Components are matched by name between the stored and the new object; paths use the new index.
 Replica edits beside a scaling adapter are judged as from an ordinary user (not the operator's or
 the planner's service account), which is who runs this tool. Type and minAvailable immutability
-are CEL rules of the CRD and are left to the CEL layer.
+are CEL rules of the CRD and are left to the CEL layer; 1.6's effective-minimum rule, which spans
+the old field and the provider override, is ``webhook_min_available``'s.
 """
 
 from __future__ import annotations
@@ -14,7 +15,12 @@ from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION as PROVIDER
 from kubectl_dgd.core.phase import ACTIVE_ROLLOUT_PHASES as ACTIVE_ROLLOUT
 from kubectl_dgd.core.profile import Profile
-from kubectl_dgd.core.validate import provider_override, rules_by_version, webhook_update_components
+from kubectl_dgd.core.validate import (
+    provider_override,
+    rules_by_version,
+    webhook_min_available,
+    webhook_update_components,
+)
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, warning
 from kubectl_dgd.core.validate.graphview import (
     annotations_of,
@@ -39,6 +45,7 @@ def check_update(new: dict[str, Any], old: dict[str, Any], profile: Profile) -> 
     found += _component_set(new, old)
     # The operator's order: per-component rules before the graph-level ones, the rollout last.
     found += webhook_update_components.check(new, old, profile.operator_version)
+    found += webhook_min_available.check_update(new, old)
     found += _backend_framework(new, old)
     found += _spec_topology(new, old)
     found += _kv_transfer_policy(new, old)
