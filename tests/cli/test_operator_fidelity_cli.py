@@ -136,3 +136,49 @@ def test_coherent_warns_when_the_minimum_could_take_the_component_offline(tmp_pa
         "equal to replicas could take the entire component offline during an update "
         "(warning, webhook/coherent-offline-risk)"
     ) in result.stdout
+
+
+SIDECAR = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+spec:
+  components:
+    - name: worker
+      type: worker
+{field}      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: vllm/vllm-openai:latest
+          initContainers:
+            - name: runtime
+              image: nvcr.io/nvidia/ai-dynamo/runtime:1.6.0
+              restartPolicy: Always
+"""
+RUNTIME_REQUIRED = "spec.components[0].runtimeVersionOverride: Required value: is required"
+
+
+def test_1_6_reads_a_dynamo_sidecar_runtime_version_from_the_runtime_image(tmp_path: Path) -> None:
+    (tmp_path / "g.yaml").write_text(SIDECAR.format(field=""))
+    now = run_cli("validate", "g.yaml", cwd=tmp_path, subprocess=True)
+    assert now.returncode == 0, now.stdout
+    assert RUNTIME_REQUIRED not in now.stdout
+    before = run_cli("validate", "g.yaml", "--operator-version", "1.5", cwd=tmp_path)
+    assert before.returncode == 1 and RUNTIME_REQUIRED in before.stdout
+
+
+def test_dynamo_sidecar_is_not_a_field_of_the_released_1_6_api(tmp_path: Path) -> None:
+    """A dynamoSidecar field naming the init container existed only in an intermediate 1.6
+    revision (search index 68534172193, 68657137267); the 1.6 sources after it (70139814946,
+    70474665178, 71138535752) and its API docs (70243226474) select sidecar mode by the init
+    container's reserved name ``runtime`` and have no such field, so it stays unknown."""
+    (tmp_path / "g.yaml").write_text(SIDECAR.format(field="      dynamoSidecar: runtime\n"))
+    result = run_cli("validate", "g.yaml", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert (
+        'g.yaml:9: spec.components[0].dynamoSidecar: unknown field "spec.components[0].dynamoSidecar" '
+        "(warning, schema/unknown-field)"
+    ) in result.stdout
+    assert RUNTIME_REQUIRED not in result.stdout

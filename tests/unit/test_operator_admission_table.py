@@ -2878,6 +2878,38 @@ def runtime_sidecar(
 SIDECAR_DETAIL = 'component "worker" with a runtime init container'
 SIDECAR_ROWS = [
     Row(
+        "1.6 reads the runtime version of a Dynamo-sidecar worker from the runtime image (API docs)",
+        chain(
+            set_worker(runtimeVersionOverride=None),
+            runtime_sidecar(restartPolicy="Always"),
+            lambda o: worker(o)["podTemplate"]["spec"]["containers"][0].update(
+                image="vllm/vllm-openai:latest"
+            ),
+        ),
+        [],
+        per_version={
+            "1.5": [
+                "spec.components[1].runtimeVersionOverride: Required value: is required when the "
+                "specified main container image has no parseable semantic-version tag"
+            ]
+        },
+    ),
+    Row(
+        "1.6 asks a Dynamo-sidecar worker with an untagged runtime image for an override",
+        chain(
+            set_worker(runtimeVersionOverride=None),
+            runtime_sidecar(restartPolicy="Always"),
+            lambda o: worker(o)["podTemplate"]["spec"]["initContainers"][0].update(
+                image="registry.example/dynamo-runtime:custom"
+            ),
+        ),
+        [
+            "spec.components[1].runtimeVersionOverride: Required value: is required when the "
+            "specified main container image has no parseable semantic-version tag"
+        ],
+        per_version={"1.5": []},
+    ),
+    Row(
         "a worker with an Always runtime init container is admitted",
         runtime_sidecar(restartPolicy="Always"),
     ),

@@ -6,7 +6,13 @@ import re
 from typing import Any
 
 from kubectl_dgd.core.backend import detect_backend
-from kubectl_dgd.core.containers import containers, main_container_index, main_image, string_list
+from kubectl_dgd.core.containers import (
+    containers,
+    main_container_index,
+    main_image,
+    pod_spec,
+    string_list,
+)
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import NEWEST_VERSION, version_key
 from kubectl_dgd.core.runtime_version import (
@@ -76,7 +82,7 @@ def check(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[F
     if not lpx:
         # LPX components carry their pod templates in roles and need no runtime version (API page).
         found += _main_image(component, base, ctx.old)
-        found += _runtime_version(component, base, ctx.old)
+        found += _runtime_version(component, base, ctx.old, ctx.version)
     found += _frontend_sidecar(component, base, ctx.version)
     found += _epp(component, base, ctx)
     # 1.6: after the frontend sidecar, before the experimental layouts (the operator's order).
@@ -186,24 +192,35 @@ def _main_image(component: dict[str, Any], base: str, old: dict[str, Any] | None
     return [required(path, "is required", "main-image-required")]
 
 
-def _runtime_image(component: dict[str, Any]) -> str:
+def _runtime_image(component: dict[str, Any], version: str = "1.5") -> str:
+    """The image that carries the Dynamo runtime: from 1.6, in Dynamo sidecar mode, the
+    ``runtime`` init container's ("DGD admission requires runtimeVersionOverride ... when the
+    runtime image has no parseable semantic-version tag. The runtime image is
+    initContainers[name=runtime].image in Dynamo sidecar mode", 1.6 API docs 70243226474 and
+    70638219375, as the 1.6 worker hash reads it, 70474665178); else the ``main`` container's."""
     if webhook_roles.has_role_templates(component):
         return webhook_roles.first_role_main_image(component)
+    index = webhook_sidecar.runtime_index(component) if version_key(version) >= (1, 6) else None
+    if index is not None:
+        image = pod_spec(component)["initContainers"][index].get("image")
+        return image if isinstance(image, str) else ""
     return main_image(component)
 
 
-def _runtime_inputs(component: dict[str, Any]) -> tuple[str, Any]:
-    return _runtime_image(component), component.get("runtimeVersionOverride")
+def _runtime_inputs(component: dict[str, Any], version: str = "1.5") -> tuple[str, Any]:
+    return _runtime_image(component, version), component.get("runtimeVersionOverride")
 
 
 def _runtime_version(
-    component: dict[str, Any], base: str, old: dict[str, Any] | None
+    component: dict[str, Any], base: str, old: dict[str, Any] | None, version: str
 ) -> list[Finding]:
-    if old is not None and _runtime_inputs(old) == _runtime_inputs(component):
+    if old is not None and _runtime_inputs(old, version) == _runtime_inputs(component, version):
         return []  # ratcheting: re-checked only when the image or the override changes
-    image = _runtime_image(component)
-    if not image:
+    if not webhook_roles.has_role_templates(component) and not main_image(component):
         return []  # exclusive with the image rule: a missing image gets only that error
+    image = _runtime_image(component, version)
+    if not image:
+        return []  # an empty init-container image is the CRD's error
     if component.get("runtimeVersionOverride") or parse_runtime_version(image) is not None:
         return []
     return [
