@@ -155,6 +155,23 @@ CASES: list[tuple[str, Mutation, Mutation | None, dict[str, list[str]]]] = [
         {"1.6": [MIXED, DEPRECATED]},
     ),
     (
+        "a native minimum above a positive replica count is refused",
+        on_worker(replicas=2, providerOverride=native({"spec": {"minAvailable": 3}})),
+        None,
+        {
+            "1.6": [
+                f"{W}.providerOverride.value.spec.minAvailable: Invalid value: 3: must be less "
+                "than or equal to replicas (2) unless replicas is 0"
+            ]
+        },
+    ),
+    (
+        "a native minimum survives scaling to zero",
+        on_worker(replicas=0, providerOverride=native({"spec": {"minAvailable": 3}})),
+        on_worker(replicas=3, providerOverride=native({"spec": {"minAvailable": 3}})),
+        {"1.6": []},
+    ),
+    (
         "Coherent with a minimum equal to replicas warns on create",
         both(
             coherent, on_worker(replicas=2, providerOverride=native({"spec": {"minAvailable": 2}}))

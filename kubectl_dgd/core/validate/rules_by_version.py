@@ -97,11 +97,12 @@ RULES: dict[str, Rule] = {
     "min-available-grove-only": _r(source="CO1, #10532"),
     # 1.6 native minimum: behaviour from docs 70638219375 and 70243226474, reading of the two
     # forms from provideroverride/availability.go 70722253782; the operator's message texts are
-    # not in the indexed sources, so these four are worded by us (docs/operator-semantics.md)
+    # not in the indexed sources, so these five are worded by us (docs/operator-semantics.md)
     "min-available-mixed-forms": _r("1.6", source="docs 70638219375; wording ours"),
     "min-available-effective-immutable": _r(
         "1.6", source="docs 70243226474, EffectiveGroveMinAvailable 70722253782; wording ours"
     ),
+    "min-available-native-replicas": _r("1.6", source="docs 70638219375; wording ours"),
     "min-available-deprecated": _r("1.6", source="docs 70638219375 (warning); wording ours"),
     "coherent-offline-risk": _r("1.6", source="docs 70638219375 (warning); wording ours"),
     "force-scaling-group-grove-only": _r("1.4", source="CO2, #11772"),

@@ -8,6 +8,8 @@ field, else the native one, else 1 (``EffectiveGroveMinAvailable``). What its 1.
 (70638219375, 70243226474), and we check:
 
 - mixing the two forms anywhere in one graph is refused (migrate every component in one update);
+- a native minimum must fit a positive replica count (scaling to 0 keeps it), as the CRD rule
+  "minAvailable must be less than or equal to replicas unless replicas is 0" does for the old;
 - the effective minimum is immutable, across both forms (moving the same value is allowed, and
   the CRD lets the old field be removed for that);
 - introducing or changing the old field gets a deprecation warning;
@@ -16,7 +18,7 @@ field, else the native one, else 1 (``EffectiveGroveMinAvailable``). What its 1.
   and on the edits that would roll it or introduce the risk (replica-only and metadata edits that
   leave the risk as it was do not repeat it).
 
-The operator's message texts for these four are not in the sources we have (the indexed 1.6
+The operator's message texts for these five are not in the sources we have (the indexed 1.6
 webhook predates them), so ours say the same thing in its style and the rules table marks them.
 """
 
@@ -84,6 +86,8 @@ def check(obj: dict[str, Any], old: dict[str, Any] | None, grove: bool) -> list[
         native_minimum(c) is not None for _, c in listed
     ):
         found.append(forbidden("spec.components", MIXED, "min-available-mixed-forms"))
+    for i, component in listed:
+        found += _native_fits_replicas(component, component_path(i))
     before = _by_name(old)
     for i, component in listed:
         previous = before.get(str(component.get("name")))
@@ -119,6 +123,22 @@ def check_update(new: dict[str, Any], old: dict[str, Any]) -> list[Finding]:
                 )
             )
     return found
+
+
+def _native_fits_replicas(component: dict[str, Any], base: str) -> list[Finding]:
+    minimum, replicas = native_minimum(component), as_int(component.get("replicas"))
+    if minimum is None or replicas is None or replicas == 0 or minimum <= replicas:
+        return []
+    value = component["providerOverride"]["value"]
+    where = "minAvailable" if value.get("minAvailable") is not None else "spec.minAvailable"
+    return [
+        invalid(
+            f"{base}.providerOverride.value.{where}",
+            minimum,
+            f"must be less than or equal to replicas ({replicas}) unless replicas is 0",
+            "min-available-native-replicas",
+        )
+    ]
 
 
 def _coherent_offline(obj: dict[str, Any], old: dict[str, Any] | None) -> list[Finding]:
