@@ -105,6 +105,7 @@ def _removable_min_available(rules: list[dict[str, Any]]) -> None:
         if rule.get("message") == MIN_AVAILABLE_IMMUTABLE and REMOVABLE not in rule["rule"]:
             rule["rule"] = REMOVABLE + rule["rule"]
 
+
 LPX_RULES: list[dict[str, Any]] = [
     {
         "rule": "!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)",
