@@ -253,16 +253,17 @@ CASES: list[tuple[str, Mutation, Mutation | None, dict[str, list[str]]]] = [
 
 
 @pytest.mark.parametrize(
-    ("new", "old", "per_version"),
-    [pytest.param(n, o, e, id=name) for name, n, o, e in CASES],
+    ("new", "old", "version", "expected"),
+    [
+        pytest.param(n, o, v, want, id=f"{v}: {name}")
+        for name, n, o, per_version in CASES
+        for v, want in per_version.items()
+    ],
 )
-@pytest.mark.parametrize("version", ["1.5", "1.6"])
 def test_min_available_rules_per_release(
-    new: Mutation, old: Mutation | None, per_version: dict[str, list[str]], version: str
+    new: Mutation, old: Mutation | None, version: str, expected: list[str]
 ) -> None:
-    if version not in per_version:
-        pytest.skip(f"a 1.6 case; {version} has no native minimum")
-    assert findings(new, old, version) == per_version[version]
+    assert findings(new, old, version) == expected
 
 
 def test_a_frontend_minimum_warns_at_its_own_path() -> None:
