@@ -1,0 +1,196 @@
+"""The real API server as the oracle for the schema and CEL layers.
+
+For every bundled CRD release and every case of the operator's admission table
+(tests/unit/test_operator_admission_table.py), the examples and the fuzz seeds: what
+``validate`` says offline for the schema and CEL layers must be exactly what kube-apiserver
+answers (same verdict, same messages, same order), on create and on update, with
+``dryRun=All`` so nothing is stored.
+
+No operator webhook runs here, so the server is handed the object as the mutating webhook
+would have handed it on (our model of the webhook, ``apply_defaults``): the schema and CEL
+rules then see what they would see in a cluster with the operator. Each release's CRD is
+installed under a group of its own (``r1-5.oracle.kdgd.test``), so releases do not replace
+one another under the other tests, which share the cluster.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from kubectl_dgd.adapters.crdfile import bundled_schemas
+from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.core.validate.defaults import apply_defaults
+from kubectl_dgd.core.validate.pipeline import validate_object
+from tests.conftest import EXAMPLES
+from tests.realcluster import bootstrap
+from tests.realcluster.rest import Obj, Rest, RestError
+from tests.unit import test_operator_admission_table as table
+
+RELEASES = ("1.3", "1.4", "1.5", "1.6")
+PLURAL = "dynamographdeployments"
+
+
+def group(release: str) -> str:
+    return f"r{release.replace('.', '-')}.oracle.kdgd.test"
+
+
+def install(rest: Rest, release: str) -> None:
+    """The release's DGD CRD under its own group, once per test process."""
+    crd = json.loads(bootstrap.dgd_crd(release))
+    crd["metadata"]["name"] = f"{PLURAL}.{group(release)}"
+    crd["spec"]["group"] = group(release)
+    rest.request(
+        "PATCH",
+        rest.path("CustomResourceDefinition", None, crd["metadata"]["name"]),
+        json.dumps(crd).encode(),
+        "application/apply-patch+yaml",
+        {"fieldManager": "kdgd-oracle", "force": "true"},
+    )
+    bootstrap.wait_established(rest, crd["metadata"]["name"])
+    _INSTALLED.add((rest.server, release))
+
+
+_INSTALLED: set[tuple[str, str]] = set()
+
+
+def _path(release: str, namespace: str, name: str | None = None) -> str:
+    base = f"/apis/{group(release)}/v1beta1/namespaces/{namespace}/{PLURAL}"
+    return f"{base}/{name}" if name else base
+
+
+def server_errors(rest: Rest, release: str, namespace: str, obj: Obj, old: Obj | None) -> list[str]:
+    """What the server answers for the schema and CEL layers: its 422 causes as
+    ``field: message``, in its order; [] when it admits the object."""
+    if (rest.server, release) not in _INSTALLED:
+        install(rest, release)
+    obj = _regroup(obj, release, namespace)
+    try:
+        if old is None:
+            rest.request("POST", _path(release, namespace), obj, query={"dryRun": "All"})
+        else:
+            stored = rest.request(
+                "POST", _path(release, namespace), _regroup(old, release, namespace)
+            )
+            obj["metadata"]["resourceVersion"] = stored["metadata"]["resourceVersion"]
+            rest.request(
+                "PUT",
+                _path(release, namespace, obj["metadata"]["name"]),
+                obj,
+                query={"dryRun": "All"},
+            )
+            rest.request("DELETE", _path(release, namespace, obj["metadata"]["name"]))
+    except RestError as e:
+        if e.status != 422:
+            raise
+        causes = (e.body.get("details") or {}).get("causes") or []
+        return [f"{c.get('field', '')}: {c.get('message', '')}" for c in causes]
+    return []
+
+
+def _regroup(obj: Obj, release: str, namespace: str) -> Obj:
+    out = copy.deepcopy(obj)
+    out["apiVersion"] = f"{group(release)}/v1beta1"
+    meta = out.setdefault("metadata", {})
+    meta["namespace"] = namespace
+    meta.pop("resourceVersion", None)
+    return out
+
+
+def offline_errors(obj: Obj, release: str, profile: Profile, old: Obj | None) -> list[str]:
+    found = validate_object(obj, bundled_schemas(release), profile, old=old)
+    return [
+        f"{f.path}: {f.message}"
+        for f in found
+        if f.severity == "error" and f.layer in ("schema", "cel")
+    ]
+
+
+def mutated(obj: Obj, release: str, profile: Profile, old: Obj | None) -> Obj:
+    """The object as the operator's mutating webhook hands it on (our model of it)."""
+    return apply_defaults(obj, bundled_schemas(release), profile, old=old)
+
+
+def _row_objects(row: Any, release: str) -> tuple[Obj, Obj | None, Profile]:
+    obj = table.baseline()
+    row.change(obj)
+    old = None
+    if row.old is not None:
+        old = table.baseline()
+        row.old(old)
+        old.pop("status", None)
+        if row.stored_provider is not None:
+            old["metadata"].setdefault("annotations", {})["nvidia.com/workload-provider"] = (
+                row.stored_provider
+            )
+    profile = Profile(
+        grove=row.grove, checkpoint=row.checkpoint, lpx=row.lpx, operator_version=release
+    )
+    return obj, old, profile
+
+
+ROWS = [
+    pytest.param(row, release, id=f"{release}: {row.name}")
+    for row in (
+        table.CREATE_ROWS
+        + table.UPDATE_ROWS
+        + table.LPX_ROWS
+        + table.LPX_RESTART_ROWS
+        + table.ROLE_ROWS
+        + table.PATHWAY_ROWS
+        + table.SIDECAR_ROWS
+        + table.BUDGET_ROWS
+        + table.ROLE_UPDATE_ROWS
+    )
+    for release in row.versions
+]
+
+
+@pytest.mark.parametrize(("row", "release"), ROWS)
+def test_admission_row_schema_and_cel_as_the_api_server_says(
+    row: Any, release: str, admin_rest: Rest, oracle_ns: str
+) -> None:
+    obj, old, profile = _row_objects(row, release)
+    old_sent = None if old is None else mutated(old, release, profile, None)
+    answer = server_errors(
+        admin_rest, release, oracle_ns, mutated(obj, release, profile, old), old_sent
+    )
+    assert offline_errors(obj, release, profile, old) == answer
+
+
+def _examples() -> list[Any]:
+    from kubectl_dgd.adapters.yamlload import load_file
+
+    params = []
+    for path in sorted(EXAMPLES.glob("*.yaml")) + sorted((EXAMPLES / "invalid").glob("*.yaml")):
+        for doc in load_file(str(path)):
+            data = getattr(doc, "data", None)
+            if isinstance(data, dict) and data.get("kind") == "DynamoGraphDeployment":
+                for release in RELEASES:
+                    params.append(pytest.param(data, release, id=f"{release}: {path.name}"))
+    return params
+
+
+@pytest.mark.parametrize(("obj", "release"), _examples())
+def test_example_schema_and_cel_as_the_api_server_says(
+    obj: Obj, release: str, admin_rest: Rest, oracle_ns: str
+) -> None:
+    if obj.get("apiVersion") != "nvidia.com/v1beta1":
+        pytest.skip("v1alpha1: converted by the operator's webhook, which does not run here")
+    profile = Profile(operator_version=release)
+    answer = server_errors(
+        admin_rest, release, oracle_ns, mutated(obj, release, profile, None), None
+    )
+    assert offline_errors(obj, release, profile, None) == answer
+
+
+@pytest.fixture(scope="module")
+def oracle_ns(admin_rest: Rest) -> str:
+    import uuid
+
+    name = f"oracle-{uuid.uuid4().hex[:8]}"
+    admin_rest.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+    return name
