@@ -79,17 +79,18 @@ def real(state: Path, bindir: Path, ready: threading.Event, stop: threading.Even
         config["contexts"][0]["context"]["namespace"] = scenarios.NAMESPACE
         kubeconfig.write_text(json.dumps(config, indent=1))
         operator = Operator(rest, scenarios.NAMESPACE).start()
-        for make in scenarios.ALL:
-            rest.create(make())
 
         def state_of(name: str) -> str:
-            return str(
-                (
-                    rest.get("DynamoGraphDeployment", name, scenarios.NAMESPACE).get("status") or {}
-                ).get("state")
-            )
+            obj = rest.get("DynamoGraphDeployment", name, scenarios.NAMESPACE)
+            return str((obj.get("status") or {}).get("state"))
 
+        # stuck-rollout first, so that its 8-GPU worker has a node to itself before the
+        # others' 1-GPU pods are placed (the scheduler spreads them over the emptier node)
+        rest.create(scenarios.stuck_rollout())
         _wait("stuck-rollout Ready", lambda: state_of("stuck-rollout") == "successful")
+        for make in scenarios.ALL:
+            if make is not scenarios.stuck_rollout:
+                rest.create(make())
         live = rest.get("DynamoGraphDeployment", "stuck-rollout", scenarios.NAMESPACE)
         rest.request(
             "PUT",

@@ -392,23 +392,33 @@ def _clean_env() -> dict[str, str]:
 
 
 def down(folder: Path, grace: float = 10.0) -> None:
-    """SIGTERM every process, in reverse start order; SIGKILL what is left after ``grace``."""
+    """SIGTERM every process, in reverse start order; SIGKILL what is left after ``grace``.
+    Only processes still running with this state folder in their command line are signalled
+    (a pid from an old state file may belong to someone else by now)."""
     state = State(folder)
     if not state.pids.exists():
         return
-    pids = [int(p) for p in state.pids.read_text().split()]
+    pids = [p for p in (int(p) for p in state.pids.read_text().split()) if _ours(p, folder)]
     for pid in reversed(pids):
         _signal(pid, signal.SIGTERM)
     end = time.monotonic() + grace
     while time.monotonic() < end and any(_alive(p) for p in pids):
         time.sleep(0.1)
     for pid in pids:
-        _signal(pid, signal.SIGKILL)
+        if _alive(pid):
+            _signal(pid, signal.SIGKILL)
     for pid in pids:
         _reap(pid)
     state.pids.unlink(missing_ok=True)
     state.env_file.unlink(missing_ok=True)
     shutil.rmtree(folder / "etcd", ignore_errors=True)
+
+
+def _ours(pid: int, folder: Path) -> bool:
+    try:
+        return str(folder).encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def _signal(pid: int, sig: int) -> None:
@@ -417,17 +427,15 @@ def _signal(pid: int, sig: int) -> None:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        waited, _ = os.waitpid(pid, os.WNOHANG)
-        if waited == pid:
+    """Running, and not a zombie (a child of ours that exited is reaped here)."""
+    with contextlib.suppress(ChildProcessError):
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
             return False
-    except ChildProcessError:
-        pass  # not our child: ask the kernel
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
         return False
-    return Path(f"/proc/{pid}/stat").exists() and " Z " not in Path(f"/proc/{pid}/stat").read_text()
+    return fields[0] != "Z"
 
 
 def _reap(pid: int) -> None:
