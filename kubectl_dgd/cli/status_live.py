@@ -29,7 +29,10 @@ def status_live(
         deps.print(graph_name(cluster, name, namespace), output)
         return
     if not watch:
-        deps.print(live_status(cluster, name, namespace, moment, events), output, headers)
+        view = live_status(cluster, name, namespace, moment, events)
+        deps.print(view, output, headers)
+        for line in view.warnings:
+            deps.warn(f"warning: {line}")
         return
     views = watch_status(
         cluster, name, namespace, deps.monotonic, lambda: deps.now(now), with_events=events

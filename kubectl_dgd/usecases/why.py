@@ -72,8 +72,9 @@ def live_why(
     graph = cluster.get_graph(name, namespace)
     meta = graph.get("metadata") or {}
     ns = str(meta.get("namespace") or namespace)
-    objects, warnings = list_children(cluster, str(meta.get("name") or name), ns)
-    inputs = WhyInput(graph=graph, objects=objects)
+    children = list_children(cluster, str(meta.get("name") or name), ns)
+    warnings = children.warnings
+    inputs = WhyInput(graph=graph, objects=children.objects)
     inputs.events = _tolerant(lambda: cluster.list_objects("v1", "events", ns), warnings)
     inputs.pvcs = _tolerant(
         lambda: cluster.list_objects("v1", "persistentvolumeclaims", ns), warnings

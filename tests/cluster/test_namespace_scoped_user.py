@@ -1,0 +1,100 @@
+"""The live commands as a namespace-scoped user (tests/cluster/access.py): each shows what the
+account can read and says in one note what it could not, never "nothing found" for what it could
+not read, and never warns about kinds the cluster does not serve (discovery, which every account
+may read, says which are)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from tests.apiserver.children import gpu_node
+from tests.apiserver.operator_sim import OperatorSim
+from tests.apiserver.server import ApiServer
+from tests.cluster.access import NAMESPACE_SCOPED_USER
+from tests.cluster.conftest import dgd, graph
+
+CHILDREN_CREATED = datetime(2026, 11, 1, 11, 0, tzinfo=UTC)
+API = 4
+
+
+def _settled(apiserver: ApiServer) -> None:
+    apiserver.store.clock = lambda: CHILDREN_CREATED
+    for name in ("gpu-a", "gpu-b", "gpu-c"):
+        apiserver.seed(gpu_node(name, 8))
+    apiserver.seed(graph())
+    OperatorSim(apiserver.store, children=True).settle()
+
+
+def _kinds(node: dict[str, object]) -> set[str]:
+    found = {str(node["kind"])}
+    for child in node["children"]:  # type: ignore[attr-defined]
+        found |= _kinds(child)
+    return found
+
+
+def test_status_events_without_events_access_shows_the_status_and_one_note(
+    apiserver: ApiServer,
+) -> None:
+    _settled(apiserver)
+    apiserver.faults.grant_only(NAMESPACE_SCOPED_USER.without("events"))
+    result = dgd(apiserver, "status", "my-graph", "--events")
+    assert result.returncode == 0, result.stderr
+    assert "my-graph" in result.stdout and "decode" in result.stdout
+    (note,) = result.stderr.splitlines()
+    assert note.startswith("warning: Events not shown: forbidden (403): not allowed to list events")
+
+
+def test_events_without_events_access_says_it_could_not_read_them(apiserver: ApiServer) -> None:
+    _settled(apiserver)
+    apiserver.faults.grant_only(NAMESPACE_SCOPED_USER.without("events"))
+    result = dgd(apiserver, "events", "my-graph")
+    assert result.returncode == API
+    assert "No events found" not in result.stdout + result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: forbidden (403): not allowed to list events")
+
+
+def test_events_with_access_are_listed_without_a_word_about_grove_or_lws(
+    apiserver: ApiServer,
+) -> None:
+    _settled(apiserver)
+    apiserver.faults.grant_only(NAMESPACE_SCOPED_USER)
+    result = dgd(apiserver, "events", "my-graph")
+    assert result.returncode == 0, result.stderr
+    assert "grove" not in result.stdout + result.stderr
+    assert "leaderworkerset" not in result.stdout + result.stderr
+
+
+def test_tree_without_dcd_access_shows_what_the_dcds_own_and_one_note(
+    apiserver: ApiServer,
+) -> None:
+    _settled(apiserver)
+    apiserver.faults.grant_only(NAMESPACE_SCOPED_USER.without("dynamocomponentdeployments"))
+    result = dgd(apiserver, "tree", "my-graph", "-o", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert {"Component", "Deployment", "ReplicaSet", "Pod"} <= _kinds(data)
+    (warning,) = data["warnings"]
+    assert warning.startswith("forbidden (403): not allowed to list dynamocomponentdeployments")
+    decode = next(c for c in data["children"] if c["name"] == "decode")
+    (stand_in,) = decode["children"]
+    assert stand_in["kind"] == "DynamoComponentDeployment"
+    assert stand_in["status"] == "Unknown"
+    assert stand_in["name"].startswith("my-graph-decode")
+
+
+def test_tree_and_why_say_nothing_of_kinds_the_cluster_does_not_serve(
+    apiserver: ApiServer,
+) -> None:
+    _settled(apiserver)
+    apiserver.faults.grant_only(NAMESPACE_SCOPED_USER)
+    tree = dgd(apiserver, "tree", "my-graph")
+    assert tree.returncode == 0, tree.stderr
+    assert "warning" not in tree.stdout + tree.stderr
+    assert "pod/my-graph-decode-" in tree.stdout
+    asked = {r.resource for r in apiserver.request_log if r.verb == "list"}
+    assert not asked & {"podcliques", "podcliquesets", "podcliquescalinggroups", "leaderworkersets"}
+    why = dgd(apiserver, "why", "my-graph")
+    assert "grove" not in why.stdout + why.stderr
+    assert "leaderworkerset" not in why.stdout + why.stderr
