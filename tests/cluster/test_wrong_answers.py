@@ -5,6 +5,7 @@ that is not valid Unicode is shown with U+FFFD, as kubectl (Go) shows it."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +175,42 @@ def test_lone_surrogates_are_shown_as_replacement_characters(apiserver: ApiServe
     events = dgd(apiserver, "events", "my-graph")
     assert events.returncode == 0, events.stderr
     assert "bad \ufffd text" in events.stdout
+
+
+@pytest.mark.parametrize(
+    ("resource", "answer"),
+    [
+        ("deployments", {"kind": "DeploymentList", "items": [1, {"spec": 7}]}),
+        (
+            "deployments",
+            {
+                "kind": "DeploymentList",
+                "items": [{"metadata": {}, "spec": {"template": {"spec": {"containers": [3]}}}}],
+            },
+        ),
+        (
+            "customresourcedefinitions",
+            {
+                "apiVersion": "apiextensions.k8s.io/v1",
+                "kind": "CustomResourceDefinition",
+                "metadata": {"name": "dynamographdeployments.nvidia.com"},
+                "spec": {"versions": [{"name": "v1beta1", "schema": -1}]},
+            },
+        ),
+    ],
+    ids=["operator-deployments-junk-items", "operator-container-a-number", "crd-schema-minus-1"],
+)
+def test_validate_live_survives_junk_it_only_consults(
+    apiserver: ApiServer, tmp_path: Path, resource: str, answer: dict[str, Any]
+) -> None:
+    """The operator's Deployments and the CRD object only refine validate --live: junk there
+    leaves the bundled defaults in charge, as when they cannot be read."""
+    apiserver.seed(graph())
+    _answer(apiserver, answer, matching(resource=resource))
+    path = tmp_path / "graph.yaml"
+    manifest = graph()
+    manifest.pop("status")
+    path.write_text(json.dumps(manifest))
+    result = dgd(apiserver, "validate", "--live", str(path))
+    assert "Traceback" not in result.stderr
+    assert result.returncode in (0, 1), result.stderr
