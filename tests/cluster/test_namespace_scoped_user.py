@@ -9,10 +9,11 @@ import json
 from datetime import UTC, datetime
 
 from tests.apiserver.children import gpu_node
+from tests.apiserver.faults import Access, Rule
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer
 from tests.cluster.access import NAMESPACE_SCOPED_USER
-from tests.cluster.conftest import dgd, graph
+from tests.cluster.conftest import NS, dgd, graph
 
 CHILDREN_CREATED = datetime(2026, 11, 1, 11, 0, tzinfo=UTC)
 API = 4
@@ -98,3 +99,26 @@ def test_tree_and_why_say_nothing_of_kinds_the_cluster_does_not_serve(
     why = dgd(apiserver, "why", "my-graph")
     assert "grove" not in why.stdout + why.stderr
     assert "leaderworkerset" not in why.stdout + why.stderr
+
+
+def test_restart_wait_without_watch_access_restarts_once_and_says_it_was_requested(
+    apiserver: ApiServer,
+) -> None:
+    """A Role without ``watch``: the restart is written, following it fails. Exit 1, as a wait
+    that times out, not 4 (an API failure, which a retrying script takes for nothing done)."""
+    apiserver.seed(graph())
+    rules = [
+        (r.api_groups, r.resources, tuple(v for v in r.verbs if v != "watch"))
+        for r in NAMESPACE_SCOPED_USER.rules
+    ]
+    apiserver.faults.grant_only(Access(NS, tuple(Rule(*rule) for rule in rules)))
+    result = dgd(apiserver, "restart", "my-graph", "--id", "w1", "--wait", "--timeout", "10s")
+    assert result.returncode == 1
+    assert len(apiserver.requests("patch", "dynamographdeployments")) == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: restart w1 was requested, but following it failed: forbidden (403): not allowed "
+        'to watch dynamographdeployments.nvidia.com "my-graph" in namespace "dynamo": '
+        'dynamographdeployments.nvidia.com is forbidden: User "dgd-tester" cannot watch resource '
+        '"dynamographdeployments" in API group "nvidia.com" in the namespace "dynamo"'
+    ]
