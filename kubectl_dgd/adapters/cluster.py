@@ -637,6 +637,9 @@ class Cluster:
                     raise api_error(
                         status, str(obj.get("reason", "")), body, target, self.resolved.server
                     )
+                if kind != "BOOKMARK":  # a bookmark carries only a resourceVersion
+                    where = obj_namespace(obj, namespace)
+                    check_object(obj, _what(target), f"{GROUP}/{VERSION}", KIND, "", where)
                 yield kind, obj
         except Exception as err:
             if _is_transport(err):
@@ -804,6 +807,13 @@ def _dig(obj: Any, *keys: str) -> dict[str, Any]:
     for key in keys:
         obj = obj.get(key) if isinstance(obj, dict) else None
     return obj if isinstance(obj, dict) else {}
+
+
+def obj_namespace(obj: dict[str, Any], namespace: str | None) -> str:
+    """The namespace an object of a watch must be in (any, when the watch spans them all)."""
+    if namespace is None:
+        return str(_dig(obj, "metadata").get("namespace") or "")
+    return namespace
 
 
 def _what(target: Target) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.apiserver.children import gpu_node
-from tests.apiserver.faults import body, matching
+from tests.apiserver.faults import body, matching, watch_lines
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import NS, dgd, graph
 
@@ -214,3 +214,18 @@ def test_validate_live_survives_junk_it_only_consults(
     result = dgd(apiserver, "validate", "--live", str(path))
     assert "Traceback" not in result.stderr
     assert result.returncode in (0, 1), result.stderr
+
+
+@pytest.mark.parametrize(
+    "event",
+    [{"type": "MODIFIED", "object": {}}, {"type": "MODIFIED", "object": CONFIGMAP}],
+    ids=["empty-object", "a-configmap"],
+)
+def test_a_watch_event_of_another_object_is_one_line_not_a_redraw(
+    apiserver: ApiServer, event: dict[str, Any]
+) -> None:
+    apiserver.seed(graph())
+    apiserver.faults.respond(watch_lines(json.dumps(event).encode()), matching(verb="watch"))
+    result = dgd(apiserver, "status", "my-graph", "--watch", timeout=30)
+    assert result.returncode == API
+    assert "not the object asked for" in _one_error_line(result.stderr)
