@@ -59,6 +59,10 @@ AGGREGATED_DISCOVERY = (
 )
 
 
+# What served_versions keeps when discovery could not be read (then it knows nothing).
+UNKNOWN_DISCOVERY: dict[str, dict[str, list[str] | None]] = {}
+
+
 @dataclass(frozen=True)
 class Target:
     """What a request is about, for error messages: ``get dynamographdeployments "x" in "ns"``."""
@@ -199,8 +203,7 @@ class Cluster:
         # kubectl prints them: "Warning: <text>" on stderr.
         self.warn = warn
         self._warned: set[str] = set()
-        self._served: dict[str, dict[str, list[str]]] | None = None
-        self._discovery_failed = False
+        self._served: dict[str, dict[str, list[str] | None]] | None = None
 
     # ---- transport ---------------------------------------------------------------------------
 
@@ -431,31 +434,33 @@ class Cluster:
         if self._served is None:
             try:
                 self._served = self._discover()
-            except DgdError:
-                self._served = {}
-                self._discovery_failed = True
-        if self._discovery_failed:
+            except DgdError:  # asked once: without it, each kind is asked for and seen
+                self._served = UNKNOWN_DISCOVERY
+        if self._served is UNKNOWN_DISCOVERY:
             return None
-        versions = self._served.get(group)
-        if versions is None:
-            return []
-        return [version for version, plurals in versions.items() if plural in plurals]
+        try:
+            versions = self._served.get(group, {})
+            for version, plurals in versions.items():
+                if plurals is None:  # no aggregated discovery: this group's list, once
+                    versions[version] = self._group_version_resources(group, version)
+        except DgdError:
+            return None
+        return [version for version, plurals in versions.items() if plural in (plurals or [])]
 
-    def _discover(self) -> dict[str, dict[str, list[str]]]:
+    def _discover(self) -> dict[str, dict[str, list[str] | None]]:
         """group -> version (preferred first) -> plurals, from aggregated discovery (one GET of
-        /apis, kubectl's way since 1.30); a server without it gets the group list and then one
-        GET per group version."""
+        /apis, kubectl's way since 1.30); from a server without it, the group list, each
+        version's plurals left None until asked for (one GET per version of that group)."""
         target = Target("get", "/apis")
         doc = self._json_object("GET", "/apis", target, accept=AGGREGATED_DISCOVERY)
-        served: dict[str, dict[str, list[str]]] = {}
+        served: dict[str, dict[str, list[str] | None]] = {}
         if doc.get("kind") == "APIGroupDiscoveryList":
             for group in check_list(doc, _what(target)):
-                versions = group.get("versions")
-                for entry in versions if isinstance(versions, list) else []:
-                    resources = entry.get("resources") if isinstance(entry, dict) else None
-                    served.setdefault(str(group["metadata"].get("name") or ""), {})[
-                        str(entry.get("version"))
-                    ] = [
+                versions = served.setdefault(str(group["metadata"].get("name") or ""), {})
+                found = group.get("versions")
+                for entry in found if isinstance(found, list) else []:
+                    resources = _dig(entry).get("resources")
+                    versions[str(_dig(entry).get("version"))] = [
                         str(r.get("resource"))
                         for r in (resources if isinstance(resources, list) else [])
                         if isinstance(r, dict)
@@ -463,25 +468,27 @@ class Cluster:
             return served
         groups = doc.get("groups")
         for group in groups if isinstance(groups, list) else []:
-            if not isinstance(group, dict) or not isinstance(group.get("versions"), list):
-                continue
-            name = str(group.get("name") or "")
+            found = _dig(group).get("versions")
             preferred = _dig(group, "preferredVersion").get("version")
-            names = [str(_dig(v).get("version")) for v in group["versions"]]
+            names = [
+                str(_dig(v).get("version")) for v in (found if isinstance(found, list) else [])
+            ]
             names.sort(key=lambda version: version != preferred)
-            for version in names:
-                path = f"/apis/{segment(name)}/{segment(version)}"
-                try:
-                    listing = self._json_object("GET", path, Target("get", path))
-                except NotFoundError:
-                    continue
-                resources = listing.get("resources")
-                served.setdefault(name, {})[version] = [
-                    str(r.get("name"))
-                    for r in (resources if isinstance(resources, list) else [])
-                    if isinstance(r, dict)
-                ]
+            served[str(_dig(group).get("name") or "")] = dict.fromkeys(names)
         return served
+
+    def _group_version_resources(self, group: str, version: str) -> list[str]:
+        path = f"/apis/{segment(group)}/{segment(version)}"
+        try:
+            listing = self._json_object("GET", path, Target("get", path))
+        except NotFoundError:
+            return []
+        resources = listing.get("resources")
+        return [
+            str(r.get("name"))
+            for r in (resources if isinstance(resources, list) else [])
+            if isinstance(r, dict)
+        ]
 
     # ---- DynamoGraphDeployments ------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from tests.apiserver import discovery
 from tests.apiserver.children import gpu_node
 from tests.apiserver.faults import body, matching
 from tests.apiserver.operator_sim import OperatorSim
@@ -121,3 +122,40 @@ def test_the_servers_warning_headers_are_printed_once_on_stderr(apiserver: ApiSe
     # the answers of every command are read for them, once per text and process
     twice = dgd(apiserver, "events", "my-graph")
     assert twice.stderr.splitlines().count(f"Warning: {DEPRECATED}") == 1
+
+
+def _apis(record: object) -> bool:
+    return getattr(record, "path", "") == "/apis"
+
+
+def test_without_aggregated_discovery_only_the_groups_asked_for_are_read(
+    apiserver: ApiServer,
+) -> None:
+    """An API server before 1.30 (or a proxy) answers /apis with the plain group list: the
+    tree then reads the resource list of the groups it needs, not every group's."""
+    _settled(apiserver)
+    legacy = discovery.api_group_list(apiserver.visible_types())
+    apiserver.faults.respond(body(json.dumps(legacy).encode()), _apis)
+    apiserver.clear_log()
+    result = dgd(apiserver, "tree", "my-graph")
+    assert result.returncode == 0, result.stderr
+    assert "dcd/my-graph-decode-" in result.stdout and result.stderr == ""
+    read = sorted(r.path for r in apiserver.request_log if r.is_discovery)
+    assert read == [
+        "/apis",
+        "/apis/apps/v1",
+        "/apis/nvidia.com/v1alpha1",
+        "/apis/nvidia.com/v1beta1",
+    ]
+    assert not [r for r in apiserver.request_log if "grove" in r.path or "leaderworker" in r.path]
+
+
+def test_when_discovery_fails_every_kind_is_asked_for_once(apiserver: ApiServer) -> None:
+    _settled(apiserver)
+    apiserver.faults.respond(body(b"{}", 503), _apis)
+    apiserver.clear_log()
+    result = dgd(apiserver, "tree", "my-graph")
+    assert result.returncode == 0, result.stderr
+    assert "pod/my-graph-decode-" in result.stdout and result.stderr == ""
+    assert len([r for r in apiserver.request_log if r.is_discovery]) == 1
+    assert len([r for r in apiserver.request_log if r.verb == "list"]) == 8
