@@ -901,7 +901,7 @@ def _oversized(limit: int) -> ApiError:
 def _event(line: bytes) -> tuple[str, dict[str, Any]]:
     """One watch event line as (type, object); anything else is one ApiError line."""
     try:
-        event = json.loads(line)
+        event = text_only(json.loads(line.decode("utf-8", "replace")), line)  # as _json
     except (ValueError, RecursionError):
         raise ApiError(
             f"the API server sent a watch event that is not JSON ({len(line)} bytes)",

@@ -229,3 +229,20 @@ def test_a_watch_event_of_another_object_is_one_line_not_a_redraw(
     result = dgd(apiserver, "status", "my-graph", "--watch", timeout=30)
     assert result.returncode == API
     assert "not the object asked for" in _one_error_line(result.stderr)
+
+
+def test_a_lone_surrogate_in_a_watch_event_is_shown_as_a_replacement_character(
+    apiserver: ApiServer,
+) -> None:
+    apiserver.seed(graph())
+    changed = graph()
+    changed["metadata"]["resourceVersion"] = "999999"
+    changed["status"]["conditions"][0]["reason"] = "SURROGATE"
+    event = _surrogate({"type": "MODIFIED", "object": changed}, "SURROGATE")
+    apiserver.faults.respond(watch_lines(event), matching(verb="watch"), times=1)
+    stop = b'{"type": "ERROR", "object": {"kind": "Status", "code": 403, "message": "stop"}}'
+    apiserver.faults.respond(watch_lines(stop), matching(verb="watch"), times=1)  # ends it
+    result = dgd(apiserver, "status", "my-graph", "--watch", "-o", "yaml", timeout=30)
+    assert "Traceback" not in result.stderr
+    assert result.returncode == API  # the watch's end, not the surrogate
+    assert "\ufffd" in result.stdout
