@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 from tests.apiserver.children import gpu_node
-from tests.apiserver.faults import Access, Rule
+from tests.apiserver.faults import Access, Rule, matching, watch_lines
 from tests.apiserver.operator_sim import OperatorSim
 from tests.apiserver.server import ApiServer
 from tests.cluster.access import NAMESPACE_SCOPED_USER
@@ -44,6 +45,22 @@ def test_status_events_without_events_access_shows_the_status_and_one_note(
     assert "my-graph" in result.stdout and "decode" in result.stdout
     (note,) = result.stderr.splitlines()
     assert note.startswith("warning: Events not shown: forbidden (403): not allowed to list events")
+
+
+def test_status_watch_events_without_events_access_says_so_once(apiserver: ApiServer) -> None:
+    _settled(apiserver)
+    apiserver.faults.grant_only(NAMESPACE_SCOPED_USER.without("events"))
+    changed = apiserver.store.get(_dgd(apiserver), NS, "my-graph")
+    changed["metadata"]["resourceVersion"] = "999999"
+    event = json.dumps({"type": "MODIFIED", "object": changed}).encode()
+    stop = b'{"type": "ERROR", "object": {"kind": "Status", "code": 403, "message": "stop"}}'
+    watch = matching(verb="watch")
+    apiserver.faults.respond(watch_lines(event), watch, times=1)  # one redraw, then the end
+    apiserver.faults.respond(watch_lines(stop), watch)
+    result = dgd(apiserver, "status", "my-graph", "--events", "--watch", timeout=30)
+    assert result.stdout.count("my-graph") >= 2, result.stdout  # drawn, and drawn again
+    notes = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(notes) == 1 and notes[0].startswith("warning: Events not shown: forbidden (403)")
 
 
 def test_events_without_events_access_says_it_could_not_read_them(apiserver: ApiServer) -> None:
@@ -122,3 +139,9 @@ def test_restart_wait_without_watch_access_restarts_once_and_says_it_was_request
         'dynamographdeployments.nvidia.com is forbidden: User "dgd-tester" cannot watch resource '
         '"dynamographdeployments" in API group "nvidia.com" in the namespace "dynamo"'
     ]
+
+
+def _dgd(apiserver: ApiServer) -> Any:
+    rt = apiserver.store.type_for("nvidia.com", "v1beta1", "dynamographdeployments")
+    assert rt is not None
+    return rt
