@@ -101,6 +101,15 @@ class Access:
     def allows(self, record: RequestRecord) -> bool:
         return record.namespace == self.namespace and any(r.allows(record) for r in self.rules)
 
+    def role(self, name: str) -> dict[str, Any]:
+        """The Role that grants this on a real cluster (bind it to the test's user)."""
+        return {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": {"name": name, "namespace": self.namespace},
+            "rules": [rule.to_manifest() for rule in self.rules],
+        }
+
     def without(self, *resources: str) -> Access:
         """The same grants less ``resources`` (``events``, ``dynamocomponentdeployments``)."""
         rules = tuple(
