@@ -62,6 +62,7 @@ class Children:
     objects: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     unread: set[str] = field(default_factory=set)
+    refused: list[str] = field(default_factory=list)  # the plurals of the LISTs refused
 
 
 def _api_version(cluster: GraphCluster, kind: ChildKind) -> str | None:
@@ -94,6 +95,7 @@ def list_children(cluster: GraphCluster, name: str, namespace: str) -> Children:
                 raise
             found.warnings.append(str(err))
             found.unread.add(kind.kind)
+            found.refused.append(kind.plural)
             continue
         found.objects.extend(objects)
     return found

@@ -145,3 +145,14 @@ def _dgd(apiserver: ApiServer) -> Any:
     rt = apiserver.store.type_for("nvidia.com", "v1beta1", "dynamographdeployments")
     assert rt is not None
     return rt
+
+
+def test_why_names_every_list_it_was_refused_in_one_note(apiserver: ApiServer) -> None:
+    _settled(apiserver)
+    apiserver.faults.grant_only(NAMESPACE_SCOPED_USER)
+    result = dgd(apiserver, "why", "my-graph")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "warning: forbidden (403): this account may not list persistentvolumeclaims, secrets, "
+        'configmaps, serviceaccounts in namespace "dynamo"; what needs them was not judged'
+    ]
