@@ -167,6 +167,10 @@ class FakeCluster:
         self.calls.append(("events", namespace, name))
         return copy.deepcopy(self.events.get((namespace, name), []))
 
+    def served_versions(self, group: str, plural: str) -> list[str] | None:
+        """Unknown: the use cases then ask for each kind and see (a 404 is not served)."""
+        return None
+
     def list_objects(
         self,
         api_version: str,

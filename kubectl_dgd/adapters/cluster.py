@@ -19,6 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from kubectl_dgd.adapters.answers import (
+    check_list,
+    check_metadata,
+    check_object,
+    text_only,
+    warning_texts,
+)
 from kubectl_dgd.adapters.apinames import check_name, check_namespace, segment
 from kubectl_dgd.adapters.kubeconfig import ResolvedConfig, client_configuration
 from kubectl_dgd.errors import ApiError, ConflictError, DgdError, NotFoundError
@@ -46,6 +53,14 @@ CONNECT_TIMEOUT = 10.0
 PAGE_SIZE = 500  # kubectl's --chunk-size default
 # A LIST of object metadata only (kubectl get's server-side form); plain JSON if not served.
 METADATA_ONLY = "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json"
+# Aggregated discovery (every group, version and resource in one answer); plain JSON otherwise.
+AGGREGATED_DISCOVERY = (
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
+)
+
+
+# What served_versions keeps when discovery could not be read (then it knows nothing).
+UNKNOWN_DISCOVERY: dict[str, dict[str, list[str] | None]] = {}
 
 
 @dataclass(frozen=True)
@@ -174,6 +189,7 @@ class Cluster:
         timeout: float | None = None,
         log: Callable[[str], None] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
         self.resolved = resolved
         self.namespace = check_namespace(resolved.namespace)
@@ -183,6 +199,11 @@ class Cluster:
         self.requests: list[RequestRecord] = []
         self._client: Any = None
         self._crd_installed: bool | None = None
+        # The server's Warning headers (deprecations, admission warnings), each text once, as
+        # kubectl prints them: "Warning: <text>" on stderr.
+        self.warn = warn
+        self._warned: set[str] = set()
+        self._served: dict[str, dict[str, list[str] | None]] | None = None
 
     # ---- transport ---------------------------------------------------------------------------
 
@@ -246,6 +267,7 @@ class Cluster:
             finally:
                 self._record(method, url, sent, started)
             raw = response.response
+            self._server_warnings(raw.headers)
             wait = retry_after(status, raw.headers)
             if wait is None or attempt == MAX_RETRIES:
                 break
@@ -263,6 +285,15 @@ class Cluster:
                 error = self._explain_not_found(error, target)
             raise error
         return raw
+
+    def _server_warnings(self, headers: Any) -> None:
+        getlist = getattr(headers, "getlist", None)
+        if getlist is None or self.warn is None:
+            return
+        for text in warning_texts(getlist("Warning")):
+            if text not in self._warned:
+                self._warned.add(text)
+                self.warn(f"Warning: {text}")
 
     def _impersonating(self, headers: dict[str, str]) -> Any:
         """The headers plus Impersonate-User/-Group/-Uid (--as...); a header dict that may
@@ -348,7 +379,8 @@ class Cluster:
         raw = self._open(method, path, target, deadline=deadline, **kwargs)
         data = self._body(raw, path, deadline, MAX_BODY)
         try:
-            return json.loads(data or b"null")
+            # Invalid UTF-8 and lone surrogates become U+FFFD, as Go's decoder makes them.
+            return text_only(json.loads(data.decode("utf-8", "replace") or "null"), data)
         except (ValueError, RecursionError) as err:
             raise ApiError(
                 f"the API server sent a body that is not JSON for {method} {path}"
@@ -360,6 +392,7 @@ class Cluster:
         if isinstance(obj, dict) and all(
             isinstance(obj.get(key), dict | None) for key in ("metadata", "spec", "status")
         ):
+            check_metadata(obj, _what(target))
             return obj
         raise ApiError(
             f"the API server sent JSON of the wrong shape for {method} {path} (want an object)",
@@ -392,6 +425,71 @@ class Cluster:
         resources = doc.get("resources", []) if isinstance(doc, dict) else []
         return any(isinstance(r, dict) and r.get("name") == PLURAL for r in resources)
 
+    def served_versions(self, group: str, plural: str) -> list[str] | None:
+        """The versions at which the API serves ``plural`` of ``group`` (not the core group),
+        the group's preferred version first; [] when it is not served; None when discovery
+        could not be read (the caller then asks and sees). Discovery is readable by every
+        account (system:discovery), so a namespace-scoped user learns here that Grove is not
+        installed instead of being refused a LIST of it."""
+        if self._served is None:
+            try:
+                self._served = self._discover()
+            except DgdError:  # asked once: without it, each kind is asked for and seen
+                self._served = UNKNOWN_DISCOVERY
+        if self._served is UNKNOWN_DISCOVERY:
+            return None
+        try:
+            versions = self._served.get(group, {})
+            for version, plurals in versions.items():
+                if plurals is None:  # no aggregated discovery: this group's list, once
+                    versions[version] = self._group_version_resources(group, version)
+        except DgdError:
+            return None
+        return [version for version, plurals in versions.items() if plural in (plurals or [])]
+
+    def _discover(self) -> dict[str, dict[str, list[str] | None]]:
+        """group -> version (preferred first) -> plurals, from aggregated discovery (one GET of
+        /apis, kubectl's way since 1.30); from a server without it, the group list, each
+        version's plurals left None until asked for (one GET per version of that group)."""
+        target = Target("get", "/apis")
+        doc = self._json_object("GET", "/apis", target, accept=AGGREGATED_DISCOVERY)
+        served: dict[str, dict[str, list[str] | None]] = {}
+        if doc.get("kind") == "APIGroupDiscoveryList":
+            for group in check_list(doc, _what(target)):
+                versions = served.setdefault(str(group["metadata"].get("name") or ""), {})
+                found = group.get("versions")
+                for entry in found if isinstance(found, list) else []:
+                    resources = _dig(entry).get("resources")
+                    versions[str(_dig(entry).get("version"))] = [
+                        str(r.get("resource"))
+                        for r in (resources if isinstance(resources, list) else [])
+                        if isinstance(r, dict)
+                    ]
+            return served
+        groups = doc.get("groups")
+        for group in groups if isinstance(groups, list) else []:
+            found = _dig(group).get("versions")
+            preferred = _dig(group, "preferredVersion").get("version")
+            names = [
+                str(_dig(v).get("version")) for v in (found if isinstance(found, list) else [])
+            ]
+            names.sort(key=lambda version: version != preferred)
+            served[str(_dig(group).get("name") or "")] = dict.fromkeys(names)
+        return served
+
+    def _group_version_resources(self, group: str, version: str) -> list[str]:
+        path = f"/apis/{segment(group)}/{segment(version)}"
+        try:
+            listing = self._json_object("GET", path, Target("get", path))
+        except NotFoundError:
+            return []
+        resources = listing.get("resources")
+        return [
+            str(r.get("name"))
+            for r in (resources if isinstance(resources, list) else [])
+            if isinstance(r, dict)
+        ]
+
     # ---- DynamoGraphDeployments ------------------------------------------------------------
 
     @staticmethod
@@ -407,9 +505,8 @@ class Cluster:
 
     def get_graph(self, name: str, namespace: str | None = None) -> dict[str, Any]:
         ns = namespace or self.namespace
-        return self._json_object(
-            "GET", self._object(ns, name), Target("get", name=name, namespace=ns)
-        )
+        target = Target("get", name=name, namespace=ns)
+        return _graph(self._json_object("GET", self._object(ns, name), target), target)
 
     def list_graphs(
         self, namespace: str | None, selector: str | None = None, fields: str | None = None
@@ -437,14 +534,9 @@ class Cluster:
                 if err.status != 410 or not token:
                     raise
                 # the continue token expired mid-list: one full list, as client-go's pager does
-                whole = self._json_object("GET", path, target, query=base or None, accept=accept)
-                found = whole.get("items")
-                return {
-                    **whole,
-                    "items": _with_kind(whole, found) if isinstance(found, list) else [],
-                }
-            found = page.get("items")
-            items.extend(_with_kind(page, found) if isinstance(found, list) else [])
+                page = self._json_object("GET", path, target, query=base or None, accept=accept)
+                return {**page, "items": _with_kind(page, check_list(page, _what(target)))}
+            items.extend(_with_kind(page, check_list(page, _what(target))))
             token = str((page.get("metadata") or {}).get("continue") or "")
             if not token:
                 return {**page, "items": items}
@@ -552,6 +644,9 @@ class Cluster:
                     raise api_error(
                         status, str(obj.get("reason", "")), body, target, self.resolved.server
                     )
+                if kind != "BOOKMARK":  # a bookmark carries only a resourceVersion
+                    where = obj_namespace(obj, namespace)
+                    check_object(obj, _what(target), f"{GROUP}/{VERSION}", KIND, "", where)
                 yield kind, obj
         except Exception as err:
             if _is_transport(err):
@@ -574,9 +669,10 @@ class Cluster:
         target = Target("patch", name=name, namespace=namespace)
         path = self._object(namespace, name)
         query = {"dryRun": "All"} if dry_run else None
-        return self._json_object(
+        answer = self._json_object(
             "PATCH", path, target, body=patch, content_type=MERGE_PATCH, query=query
         )
+        return _graph(answer, target)
 
     def dry_run_apply(self, obj: dict[str, Any], namespace: str, exists: bool) -> dict[str, Any]:
         """Submit ``obj`` with ``dryRun=All`` (update if it exists, else create): the real admission."""
@@ -585,9 +681,10 @@ class Cluster:
         if exists:
             target = Target("update", name=name, namespace=namespace)
             path = self._object(namespace, name)
-            return self._json_object("PUT", path, target, body=obj, query=query)
+            return _graph(self._json_object("PUT", path, target, body=obj, query=query), target)
         target = Target("create", name=name, namespace=namespace)
-        return self._json_object("POST", self._collection(namespace), target, body=obj, query=query)
+        path = self._collection(namespace)
+        return _graph(self._json_object("POST", path, target, body=obj, query=query), target)
 
     # ---- other objects -------------------------------------------------------------------------
 
@@ -609,14 +706,17 @@ class Cluster:
         Deployments cannot be listed (no RBAC for them is common; callers fall back)."""
         target = Target("list", "deployments.apps")
         try:
-            data = self._json("GET", "/apis/apps/v1/deployments", target)
+            data = self._json_object("GET", "/apis/apps/v1/deployments", target)
+            items = check_list(data, _what(target))
         except (NotFoundError, ApiError):
             return []
         images: list[str] = []
-        for item in (data or {}).get("items", []) or []:
-            pod = (((item or {}).get("spec") or {}).get("template") or {}).get("spec") or {}
-            for container in pod.get("containers") or []:
-                image = str((container or {}).get("image") or "")
+        for item in items:
+            containers = _dig(item, "spec", "template", "spec").get("containers")
+            for container in containers if isinstance(containers, list) else []:
+                if not isinstance(container, dict):
+                    continue
+                image = str(container.get("image") or "")
                 if container.get("name") == "manager" and OPERATOR_IMAGE in image:
                     images.append(image)
         return images
@@ -666,10 +766,10 @@ class Cluster:
         }
         target = Target("list", "events", namespace=namespace)
         path = f"/api/v1/namespaces/{segment(check_namespace(namespace))}/events"
-        found = self._json_object("GET", path, target, query=query).get("items")
+        found = check_list(self._json_object("GET", path, target, query=query), _what(target))
         items = [
             e
-            for e in (found if isinstance(found, list) else [])
+            for e in found
             if isinstance(e, dict)
             and isinstance(e.get("involvedObject"), dict)
             and (e.get("involvedObject") or {}).get("name") == name
@@ -707,6 +807,32 @@ def _with_kind(page: dict[str, Any], items: list[Any]) -> list[Any]:
         {**stamp, **item} if isinstance(item, dict) and "kind" not in item else item
         for item in items
     ]
+
+
+def _dig(obj: Any, *keys: str) -> dict[str, Any]:
+    """``obj[k1][k2]...`` where each is an object, else {} (what a junk answer leaves)."""
+    for key in keys:
+        obj = obj.get(key) if isinstance(obj, dict) else None
+    return obj if isinstance(obj, dict) else {}
+
+
+def obj_namespace(obj: dict[str, Any], namespace: str | None) -> str:
+    """The namespace an object of a watch must be in (any, when the watch spans them all)."""
+    if namespace is None:
+        return str(_dig(obj, "metadata").get("namespace") or "")
+    return namespace
+
+
+def _what(target: Target) -> str:
+    return f"{target.verb} {target.describe()}"
+
+
+def _graph(obj: dict[str, Any], target: Target) -> dict[str, Any]:
+    """The answer if it is the graph asked for (a proxy or a broken server may send another
+    object, or ``{}``: never shown as the graph, never patched)."""
+    return check_object(
+        obj, _what(target), f"{GROUP}/{VERSION}", KIND, target.name, target.namespace
+    )
 
 
 def _selectors(labels: str | None, fields: str | None) -> dict[str, str]:
@@ -775,7 +901,7 @@ def _oversized(limit: int) -> ApiError:
 def _event(line: bytes) -> tuple[str, dict[str, Any]]:
     """One watch event line as (type, object); anything else is one ApiError line."""
     try:
-        event = json.loads(line)
+        event = text_only(json.loads(line.decode("utf-8", "replace")), line)  # as _json
     except (ValueError, RecursionError):
         raise ApiError(
             f"the API server sent a watch event that is not JSON ({len(line)} bytes)",

@@ -13,12 +13,15 @@ import os
 import sys
 from pathlib import Path
 
-from kubectl_dgd import gcpolicy
-from kubectl_dgd.deferred import defer
-from kubectl_dgd.errors import DgdError, UsageError
-from kubectl_dgd.exitcodes import Exit
+try:  # a Ctrl-C while the modules load is an interruption, not a traceback
+    from kubectl_dgd import gcpolicy
+    from kubectl_dgd.deferred import defer
+    from kubectl_dgd.errors import DgdError, UsageError
+    from kubectl_dgd.exitcodes import Exit
 
-gcpolicy.loading()  # before the command's modules load (they are imported where used)
+    gcpolicy.loading()  # before the command's modules load (they are imported where used)
+except KeyboardInterrupt:  # pragma: no cover - timing dependent
+    sys.exit(130)
 # Modules imported for functions a generate never calls, entered deferred: each runs only if
 # something asks it for a name (kubectl_dgd/deferred.py). dataclasses imports inspect (with ast,
 # dis and tokenize: some 4 ms) for the docstring of a class that has none, and every class of

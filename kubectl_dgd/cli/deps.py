@@ -93,10 +93,15 @@ class Deps:
     def connect(self) -> GraphCluster:
         from kubectl_dgd.adapters.cluster import Cluster
         from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, resolve
+        from kubectl_dgd.output.terminal import escape_cell
 
         conn = self.connection or ConnectionSettings()
         log = self.warn if conn.verbose else None
-        return Cluster(resolve(conn, self.environ), conn.request_timeout, log)
+
+        def server_warning(line: str) -> None:  # the server's words: shown, never obeyed
+            self.warn(escape_cell(line))
+
+        return Cluster(resolve(conn, self.environ), conn.request_timeout, log, warn=server_warning)
 
     # ---- output ----
 

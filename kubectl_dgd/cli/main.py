@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 
-from kubectl_dgd import gcpolicy
-
-gcpolicy.loading()  # before click and the command's modules load
-
 try:  # a Ctrl-C while the modules load is still an interruption, not a traceback
+    from kubectl_dgd import gcpolicy
+
+    gcpolicy.loading()  # before click and the command's modules load
+
+    import contextlib
+    import errno
     import importlib
     import importlib.util
+    import io
+    import os
     import re
     import signal
     from typing import TYPE_CHECKING, Any
@@ -246,11 +250,52 @@ def main(argv: list[str] | None = None, deps: Deps | None = None) -> Any:
     ``deps``: what the commands may touch (default: this process's streams, clock and
     environment); tests pass a fake.
     """
+    if argv is None and deps is None:
+        _usable_streams()
     try:
-        return _main(argv, deps)
+        try:
+            return _main(argv, deps)
+        finally:
+            if argv is None and deps is None:  # what is still buffered fails here, if anywhere
+                sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): as kubectl, not an error
+        _discard_stdout()
+        sys.exit(int(Exit.OK))
+    except OSError as err:  # the output could not be written: /dev/full, a closed stdout
+        _discard_stdout()
+        click.echo(f"error: cannot write the output: {err.strerror or err}", err=True)
+        sys.exit(int(Exit.FAILED))
     finally:
         if argv is None:  # the process ends here (called with argv, it is embedded: a test)
             gcpolicy.exiting()
+
+
+class _ClosedStream(io.TextIOBase):
+    """Standing in for a stdout the process was started without: writing fails as it would."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "stdout is closed")
+
+
+def _usable_streams() -> None:
+    """A closed stdout fails on the first write (one line, exit 1); characters the encoding
+    cannot write (PYTHONIOENCODING=ascii, a C locale) are written escaped, not a traceback."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _discard_stdout() -> None:
+    """Nothing more can reach stdout: let the interpreter's own last flush find nothing."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _main(argv: list[str] | None, deps: Deps | None) -> Any:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kubectl_dgd.cli.deps import Deps
+
+if TYPE_CHECKING:
+    from kubectl_dgd.core.views import LiveStatusView
 
 
 def status_live(
@@ -29,12 +33,26 @@ def status_live(
         deps.print(graph_name(cluster, name, namespace), output)
         return
     if not watch:
-        deps.print(live_status(cluster, name, namespace, moment, events), output, headers)
+        view = live_status(cluster, name, namespace, moment, events)
+        deps.print(view, output, headers)
+        for line in view.warnings:
+            deps.warn(f"warning: {line}")
         return
     views = watch_status(
         cluster, name, namespace, deps.monotonic, lambda: deps.now(now), with_events=events
     )
-    deps.redraw(views, output, headers)
+    deps.redraw(_noted(deps, views), output, headers)
+
+
+def _noted(deps: Deps, views: Iterator[LiveStatusView]) -> Iterator[LiveStatusView]:
+    """The views, each note (Events not readable) said once on stderr as it first comes."""
+    said: set[str] = set()
+    for view in views:
+        for line in view.warnings:
+            if line not in said:
+                said.add(line)
+                deps.warn(f"warning: {line}")
+        yield view
 
 
 def list_live(

@@ -21,6 +21,8 @@ from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
 
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
+# Marks the stand-in of an object that could not be read (its kind's LIST was forbidden).
+UNREAD = "kubectl-dgd/unread"
 LWS_LABEL = "leaderworkerset.sigs.k8s.io/name"
 
 # Statuses, and what a reader should make of them (the symbol in text).
@@ -28,6 +30,7 @@ HEALTHY = "Healthy"
 PROGRESSING = "Progressing"
 DEGRADED = "Degraded"
 SCALED_DOWN = "ScaledDown"
+UNKNOWN = "Unknown"  # not readable: the account may not list its kind
 RUNNING = "Running"
 PENDING = "Pending"
 # Container waiting reasons that mean the pod will not become ready on its own.
@@ -105,12 +108,45 @@ def _int(value: Any) -> int:
         return 0
 
 
-def _owner_uid(obj: Mapping[str, Any]) -> str:
+def _owner_ref(obj: Mapping[str, Any]) -> Mapping[str, Any]:
     refs = _meta(obj).get("ownerReferences")
     for ref in refs if isinstance(refs, list) else []:
         if isinstance(ref, Mapping) and ref.get("controller", True):
-            return str(ref.get("uid") or "")
-    return ""
+            return ref
+    return {}
+
+
+def _owner_uid(obj: Mapping[str, Any]) -> str:
+    return str(_owner_ref(obj).get("uid") or "")
+
+
+def _unread_owners(
+    objects: list[Mapping[str, Any]], graph_uid: str, unread: Iterable[str]
+) -> list[Mapping[str, Any]]:
+    """Stand-ins for the owners of listed objects whose kind could not be listed (forbidden):
+    named by the owner reference, hung below the graph (the operator's objects are its), and
+    labelled with their first child's component, so that what they own is still shown."""
+    unread = set(unread)
+    known = {str(_meta(obj).get("uid") or "") for obj in objects} | {graph_uid}
+    stand_ins: dict[str, Mapping[str, Any]] = {}
+    for obj in objects:
+        ref = _owner_ref(obj)
+        uid = str(ref.get("uid") or "")
+        if ref.get("kind") in unread and uid and uid not in known and uid not in stand_ins:
+            labels = _meta(obj).get("labels")
+            component = labels.get(COMPONENT_LABEL) if isinstance(labels, Mapping) else None
+            stand_ins[uid] = {
+                "kind": str(ref.get("kind")),
+                "metadata": {
+                    "name": str(ref.get("name") or ""),
+                    "namespace": _meta(obj).get("namespace"),
+                    "uid": uid,
+                    "labels": {COMPONENT_LABEL: component} if component else {},
+                    "ownerReferences": [{"uid": graph_uid, "controller": True}],
+                },
+                UNREAD: True,
+            }
+    return list(stand_ins.values())
 
 
 def _age(obj: Mapping[str, Any], now: datetime) -> int | None:
@@ -184,6 +220,9 @@ def _ready_count(node: TreeNode) -> int:
 
 def _workload(obj: Mapping[str, Any], now: datetime, children: list[TreeNode]) -> TreeNode:
     """A controller (DCD, Deployment, ReplicaSet, LWS, PodClique, ...): ready of desired."""
+    if obj.get(UNREAD):
+        name, namespace = str(_meta(obj).get("name") or ""), str(_meta(obj).get("namespace") or "")
+        return TreeNode(str(obj.get("kind")), name, namespace, UNKNOWN, "", "", children=children)
     spec, status = _section(obj, "spec"), _section(obj, "status")
     desired = _int(spec.get("replicas", 1))
     if "readyReplicas" in status or "availableReplicas" in status:
@@ -226,9 +265,12 @@ def build_tree(
     objects: Iterable[Mapping[str, Any]],
     now: datetime,
     warnings: list[str],
+    unread: Iterable[str] = (),
 ) -> TreeView:
-    """Link the listed objects below the graph; objects not owned (transitively) by it are left out."""
+    """Link the listed objects below the graph; objects not owned (transitively) by it are left
+    out. ``unread``: the kinds whose LIST was refused; their objects get stand-ins."""
     objects = list(objects)
+    objects += _unread_owners(objects, str(_meta(graph).get("uid") or ""), unread)
     # A LeaderWorkerSet's pods are owned by StatefulSets (the leader's, and per leader pod the
     # workers'), which say nothing a reader needs: its pods hang below it by the LWS label.
     lws = {

@@ -74,6 +74,8 @@ class LiveStatusView:
 
     status: StatusView
     events: list[EventView] | None = None
+    # What could not be read (the Events, for an account that may not list them): one note each.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:

@@ -24,6 +24,7 @@ SYMBOLS = {
     "Progressing": "◌",
     "Pending": "◌",
     "ScaledDown": "-",
+    "Unknown": "?",  # not readable by this account
 }
 SHORT_KINDS = {
     "DynamoGraphDeployment": "dgd",

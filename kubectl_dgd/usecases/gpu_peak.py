@@ -3,8 +3,9 @@ cluster's free GPUs, fetched with one LIST of nodes and one of live pods.
 
 Only when a change needs more GPUs at all; no LIST of pods when no node offers
 ``nvidia.com/gpu`` (a cluster autoscaler may add GPU nodes on demand: no warning then). The
-check is advice: when the account may not list nodes or pods, or the server fails, it is
-skipped and the one line says why; the command itself goes on.
+check is advice: when the account may not list nodes or pods, the server does not serve them
+(404) or fails, it is skipped and the one line says why; the command itself goes on (it may
+already have written the restart: its exit code must not say otherwise).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from kubectl_dgd.core.gpu_peak import PeakNeed, restart_needs, shortfalls
 from kubectl_dgd.core.graph import WORKLOAD_PROVIDER_ANNOTATION, graph_annotations
 from kubectl_dgd.core.node_gpus import node_gpu_usage
-from kubectl_dgd.errors import ApiError
+from kubectl_dgd.errors import ApiError, NotFoundError
 from kubectl_dgd.usecases.cluster_gpus import list_live_pods, list_nodes
 from kubectl_dgd.usecases.ports import GraphCluster
 
@@ -33,7 +34,7 @@ def peak_warnings(cluster: GraphCluster, needs: Iterable[PeakNeed]) -> list[str]
         if not usage:
             return []
         usage = node_gpu_usage(nodes, list_live_pods(cluster))
-    except ApiError as err:
+    except (ApiError, NotFoundError) as err:
         return [SKIPPED.format(error=err)]
     return [short.message() for short in shortfalls(needs, usage)]
 

@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.core.graph_events import GraphEvents, graph_events
-from kubectl_dgd.errors import ApiError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.tree import list_children
 from kubectl_dgd.usecases.watching import follow
@@ -25,14 +24,10 @@ def namespace_events(cluster: GraphCluster, namespace: str) -> list[dict[str, An
 def _view(cluster: GraphCluster, graph: dict[str, Any], now: datetime) -> GraphEvents:
     meta = graph.get("metadata") or {}
     namespace = str(meta.get("namespace"))
-    objects, warnings = list_children(cluster, str(meta.get("name")), namespace)
-    try:
-        events = namespace_events(cluster, namespace)
-    except ApiError as err:
-        if err.status != 403:
-            raise
-        events, warnings = [], [*warnings, str(err)]
-    return graph_events(graph, events, objects, now, warnings)
+    found = list_children(cluster, str(meta.get("name")), namespace)
+    # Events that cannot be read fail the command (exit 4): the list would be a false "none".
+    events = namespace_events(cluster, namespace)
+    return graph_events(graph, events, found.objects, now, found.warnings)
 
 
 def live_events(cluster: GraphCluster, name: str, namespace: str, now: datetime) -> GraphEvents:

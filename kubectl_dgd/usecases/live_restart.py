@@ -29,7 +29,7 @@ from kubectl_dgd.core.restart import (
     plan_restart,
 )
 from kubectl_dgd.core.views import RestartProgress, RestartSummary
-from kubectl_dgd.errors import ConflictError, RefusedError
+from kubectl_dgd.errors import ConflictError, DgdError, RefusedError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
@@ -232,4 +232,10 @@ def wait_for_restart(
                 return outcome
     except TimedOut:
         pass
+    except DgdError as err:
+        # The restart is written: not the API failure (exit 4) a script would retry, which
+        # would restart a second time; the wait failed, as when it times out.
+        return WaitOutcome(
+            False, f"restart {plan.new_id} was requested, but following it failed: {err}"
+        )
     return WaitOutcome(False, f"timed out waiting for restart {plan.new_id} to complete")

@@ -1,5 +1,6 @@
 """``status NAME`` against a cluster: one GET, then exactly the view of ``status -f``;
-``--events`` adds one LIST of the namespace's Events (the graph's, its children's and pods')."""
+``--events`` adds one LIST of the namespace's Events (the graph's, its children's and pods');
+an account that may not list them still gets the status, and one note."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from kubectl_dgd.core.graph_events import about_graph, involved_object
 from kubectl_dgd.core.views import EventView, GraphName, LiveStatusView, event_view
+from kubectl_dgd.errors import ApiError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.status import status_view
 from kubectl_dgd.usecases.watching import follow
@@ -29,9 +31,15 @@ def _view(
 ) -> LiveStatusView:
     """The view of a graph just read; with ``with_events``, its Events too (one more LIST)."""
     events = None
+    warnings = []
     if with_events:
-        events = graph_event_views(cluster, graph, where[1], now)
-    return LiveStatusView(status_view(graph, now), events)
+        try:
+            events = graph_event_views(cluster, graph, where[1], now)
+        except ApiError as err:
+            if err.status != 403:
+                raise
+            warnings.append(f"Events not shown: {err}")  # the status is still worth showing
+    return LiveStatusView(status_view(graph, now), events, warnings)
 
 
 def graph_event_views(

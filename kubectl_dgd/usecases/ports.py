@@ -89,6 +89,11 @@ class GraphCluster(Protocol):
         ``follow``, as they come, until the container or the pod ends."""
         ...
 
+    def served_versions(self, group: str, plural: str) -> list[str] | None:
+        """The versions at which the API serves ``plural`` of ``group`` (discovery, which any
+        account may read), preferred first; [] when not served; None when unknown."""
+        ...
+
     def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
         """The names of one kind's objects in ``namespace``, nothing else (for Secrets: never
         their data). Errors as ``list_objects``."""

@@ -1,14 +1,17 @@
 """``tree NAME``: one GET of the graph and one LIST per kind below it, linked by the core.
 
-The LISTs are the same whatever the number of pods (KINDS: 8, plus the GET), narrowed by the
-operator's graph label where the operator (or Kubernetes, from the pod template) puts it. A kind
-whose CRD is not installed (Grove, LeaderWorkerSet) answers 404 and is skipped quietly; a
-forbidden LIST becomes one warning and the rest of the tree is still shown.
+The LISTs are the same whatever the number of pods (at most KINDS: 8, plus the GET and one
+discovery GET), narrowed by the operator's graph label where the operator (or Kubernetes, from
+the pod template) puts it. Discovery says which kinds are served and at which version: a kind
+whose CRD is not installed (Grove, LeaderWorkerSet) is not asked for (without discovery: it
+answers 404 and is skipped quietly); a forbidden LIST becomes one warning and the rest of the
+tree is still shown, the children of what could not be read included.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -21,42 +24,81 @@ GRAPH_LABEL = "nvidia.com/dynamo-graph-deployment-name"
 # ``--watch``: how often the children are LISTed again when the graph itself does not change.
 CHILD_POLL = 3.0
 
-# (apiVersion, plural, narrowed by the graph label): the operator labels DCDs, their
-# Deployments (and so ReplicaSets and pods, from the template) and the PodCliqueSet; Grove's
-# scaling groups and cliques and the LeaderWorkerSets are linked by owner reference only.
-KINDS: tuple[tuple[str, str, bool], ...] = (
-    ("nvidia.com/v1alpha1", "dynamocomponentdeployments", True),
-    ("apps/v1", "deployments", True),
-    ("apps/v1", "replicasets", True),
-    ("leaderworkerset.x-k8s.io/v1", "leaderworkersets", False),
-    ("grove.io/v1alpha1", "podcliquesets", True),
-    ("grove.io/v1alpha1", "podcliquescalinggroups", False),
-    ("grove.io/v1alpha1", "podcliques", False),
-    ("v1", "pods", True),
+
+@dataclass(frozen=True)
+class ChildKind:
+    """A kind below a graph: where it is served unless discovery says otherwise, and whether
+    the operator (or Kubernetes, from the pod template) puts the graph label on it."""
+
+    group: str
+    version: str
+    plural: str
+    kind: str
+    labelled: bool
+
+
+# The operator labels DCDs, their Deployments (and so ReplicaSets and pods, from the template)
+# and the PodCliqueSet; Grove's scaling groups and cliques and the LeaderWorkerSets are linked
+# by owner reference only.
+KINDS: tuple[ChildKind, ...] = (
+    ChildKind(
+        "nvidia.com", "v1alpha1", "dynamocomponentdeployments", "DynamoComponentDeployment", True
+    ),
+    ChildKind("apps", "v1", "deployments", "Deployment", True),
+    ChildKind("apps", "v1", "replicasets", "ReplicaSet", True),
+    ChildKind("leaderworkerset.x-k8s.io", "v1", "leaderworkersets", "LeaderWorkerSet", False),
+    ChildKind("grove.io", "v1alpha1", "podcliquesets", "PodCliqueSet", True),
+    ChildKind("grove.io", "v1alpha1", "podcliquescalinggroups", "PodCliqueScalingGroup", False),
+    ChildKind("grove.io", "v1alpha1", "podcliques", "PodClique", False),
+    ChildKind("", "v1", "pods", "Pod", True),
 )
 
 
-def list_children(
-    cluster: GraphCluster, name: str, namespace: str
-) -> tuple[list[dict[str, Any]], list[str]]:
+@dataclass
+class Children:
+    """What the LISTs below a graph found: the objects, one warning per LIST refused, and the
+    kinds that could not be read (their objects' children are still shown)."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unread: set[str] = field(default_factory=set)
+    refused: list[str] = field(default_factory=list)  # the plurals of the LISTs refused
+
+
+def _api_version(cluster: GraphCluster, kind: ChildKind) -> str | None:
+    """The version to LIST ``kind`` at: the preferred one discovery says is served (None: not
+    served, skipped without a word), else the one the operator's releases serve."""
+    if kind.group:
+        served = cluster.served_versions(kind.group, kind.plural)
+        if served is not None:
+            return f"{kind.group}/{served[0]}" if served else None
+        return f"{kind.group}/{kind.version}"
+    return kind.version
+
+
+def list_children(cluster: GraphCluster, name: str, namespace: str) -> Children:
     """Every object of KINDS in the namespace that may belong to the graph, and the warnings."""
-    objects: list[dict[str, Any]] = []
-    warnings: list[str] = []
+    found = Children()
     selector = f"{GRAPH_LABEL}={name}"
-    for api_version, plural, labelled in KINDS:
+    for kind in KINDS:
+        api_version = _api_version(cluster, kind)
+        if api_version is None:
+            continue
         try:
-            found = cluster.list_objects(
-                api_version, plural, namespace, selector if labelled else None
+            objects = cluster.list_objects(
+                api_version, kind.plural, namespace, selector if kind.labelled else None
             )
         except NotFoundError:
             continue  # the kind is not served: that add-on is not installed
         except ApiError as err:
             if err.status != 403:
                 raise
-            warnings.append(str(err))
+            found.warnings.append(str(err))
+            found.unread.add(kind.kind)
+            found.refused.append(kind.plural)
             continue
-        objects.extend(found)
-    return objects, warnings
+        found.objects.extend(objects)
+    return found
 
 
 def live_tree(
@@ -68,8 +110,8 @@ def live_tree(
 
 def _view(cluster: GraphCluster, graph: dict[str, Any], now: datetime, width: int) -> TreeView:
     meta = graph.get("metadata") or {}
-    objects, warnings = list_children(cluster, str(meta.get("name")), str(meta.get("namespace")))
-    view = build_tree(graph, objects, now, warnings)
+    found = list_children(cluster, str(meta.get("name")), str(meta.get("namespace")))
+    view = build_tree(graph, found.objects, now, found.warnings, found.unread)
     view.width = width
     return view
 

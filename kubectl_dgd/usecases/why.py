@@ -8,8 +8,8 @@ the pods of every namespace that have not terminated (who holds the GPUs). Only 
 is not Ready or not observed: one LIST of Deployments in every namespace (the operator's). One
 previous log per crash-looping component and container, at most ``core.why.MAX_LOGS``.
 
-A LIST the account may not make (403) or a kind not served (404) leaves that part unjudged and
-becomes a warning.
+A LIST the account may not make (403) or a kind not served (404) leaves that part unjudged; the
+refused LISTs are named in one warning (a namespace-scoped account is refused several).
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ NAMED_KINDS = (
 T = TypeVar("T")
 
 
-def _tolerant(read: Callable[[], T], warnings: list[str]) -> T | None:
-    """What ``read`` returns, or None when it is forbidden or not served (with a warning)."""
+def _tolerant(read: Callable[[], T], refused: list[str], what: str) -> T | None:
+    """What ``read`` returns, or None when it is forbidden (``what`` joins ``refused``) or not
+    served."""
     try:
         return read()
     except NotFoundError:
@@ -53,8 +54,22 @@ def _tolerant(read: Callable[[], T], warnings: list[str]) -> T | None:
     except ApiError as err:
         if err.status != 403:
             raise
-        warnings.append(str(err))
+        refused.append(what)
         return None
+
+
+def refused_note(refused: list[str], namespace: str) -> list[str]:
+    """One note for every LIST refused (a namespace-scoped account is refused several)."""
+    if not refused:
+        return []
+    local = [what for what in refused if what != "nodes" and not what.endswith(" (all)")]
+    wide = [what.removesuffix(" (all)") for what in refused if what not in local]
+    parts = [f'{", ".join(local)} in namespace "{namespace}"'] if local else []
+    parts += [f"{', '.join(wide)} at the cluster scope"] if wide else []
+    return [
+        f"forbidden (403): this account may not list {' nor '.join(parts)}; "
+        "what needs them was not judged"
+    ]
 
 
 def _previous_log(
@@ -72,30 +87,38 @@ def live_why(
     graph = cluster.get_graph(name, namespace)
     meta = graph.get("metadata") or {}
     ns = str(meta.get("namespace") or namespace)
-    objects, warnings = list_children(cluster, str(meta.get("name") or name), ns)
-    inputs = WhyInput(graph=graph, objects=objects)
-    inputs.events = _tolerant(lambda: cluster.list_objects("v1", "events", ns), warnings)
+    children = list_children(cluster, str(meta.get("name") or name), ns)
+    refused = list(children.refused)
+    inputs = WhyInput(graph=graph, objects=children.objects)
+    inputs.events = _tolerant(lambda: cluster.list_objects("v1", "events", ns), refused, "events")
     inputs.pvcs = _tolerant(
-        lambda: cluster.list_objects("v1", "persistentvolumeclaims", ns), warnings
+        lambda: cluster.list_objects("v1", "persistentvolumeclaims", ns),
+        refused,
+        "persistentvolumeclaims",
     )
     names: dict[str, set[str] | None] = {}
     for kind, plural in NAMED_KINDS:
-        found = _tolerant(partial(cluster.list_names, "v1", plural, ns), warnings)
+        found = _tolerant(partial(cluster.list_names, "v1", plural, ns), refused, plural)
         names[kind] = None if found is None else set(found)
     inputs.names = names
     pods = graph_pods(inputs)
     if pending_on_scheduler(pods):
-        inputs.nodes = _tolerant(lambda: cluster.list_objects("v1", "nodes", None), warnings)
+        inputs.nodes = _tolerant(
+            lambda: cluster.list_objects("v1", "nodes", None), refused, "nodes"
+        )
         if inputs.nodes is not None:
             inputs.node_pods = _tolerant(
                 lambda: cluster.list_objects(
                     "v1", "pods", None, field_selector=ACTIVE_PODS_SELECTOR
                 ),
-                warnings,
+                refused,
+                "pods (all)",
             )
     if needs_operator(graph):
         deployments: list[dict[str, Any]] | None = _tolerant(
-            lambda: cluster.list_objects("apps/v1", "deployments", None), warnings
+            lambda: cluster.list_objects("apps/v1", "deployments", None),
+            refused,
+            "deployments (all)",
         )
         if deployments is not None:
             inputs.operators = [d for d in deployments if is_operator_deployment(d)]
@@ -107,5 +130,5 @@ def live_why(
     inputs.previous_logs = logs
     report = diagnose(inputs)
     report.width = width
-    report.warnings = warnings
+    report.warnings = refused_note(refused, ns)
     return report

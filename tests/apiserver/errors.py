@@ -108,6 +108,22 @@ def forbidden(rt: ResourceType, verb: str, user: str, namespace: str | None, nam
     return ApiError(403, "Forbidden", message, _details(rt, name))
 
 
+def forbidden_path(
+    group: str, plural: str, verb: str, user: str, namespace: str | None, name: str
+) -> ApiError:
+    """RBAC's refusal, which comes before the server looks the resource up (a kind that is not
+    served is refused all the same)."""
+    qualified = f"{plural}.{group}" if group else plural
+    target = f'{qualified} "{name}"' if name else qualified
+    scope = f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
+    message = (
+        f'{target} is forbidden: User "{user}" cannot {verb} resource "{plural}" '
+        f'in API group "{group}" {scope}'
+    )
+    details = {"name": name, "group": group, "kind": plural}
+    return ApiError(403, "Forbidden", message, details)
+
+
 def unauthorized() -> ApiError:
     return ApiError(401, "Unauthorized", "Unauthorized")
 

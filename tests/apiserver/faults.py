@@ -20,6 +20,7 @@ class RequestRecord:
     verb: str  # get, list, watch, create, update, patch, delete, discovery, unknown
     resource: str = ""
     subresource: str = ""
+    group: str = ""  # the API group of the path (also for a kind that is not served)
     namespace: str | None = None
     name: str = ""
     content_type: str = ""
@@ -60,6 +61,64 @@ def matching(
     return match
 
 
+@dataclass(frozen=True)
+class Rule:
+    """One rule of a Role, as its manifest writes it (``resources`` may name a subresource:
+    ``pods/log``). A real-cluster test creates the Role from the same data."""
+
+    api_groups: tuple[str, ...]
+    resources: tuple[str, ...]
+    verbs: tuple[str, ...]
+
+    def allows(self, record: RequestRecord) -> bool:
+        resource = (
+            f"{record.resource}/{record.subresource}" if record.subresource else record.resource
+        )
+        return (
+            record.group in self.api_groups
+            and resource in self.resources
+            and (record.verb in self.verbs or "*" in self.verbs)
+        )
+
+    def to_manifest(self) -> dict[str, Any]:
+        return {
+            "apiGroups": list(self.api_groups),
+            "resources": list(self.resources),
+            "verbs": list(self.verbs),
+        }
+
+
+@dataclass(frozen=True)
+class Access:
+    """What the test user may do, as RBAC grants it: ``rules`` of a Role bound in ``namespace``
+    and nothing at the cluster scope. Discovery stays open, as system:discovery grants it to
+    every account; everything else, kinds that are not served included, is a 403 (RBAC runs
+    before the server looks the resource up)."""
+
+    namespace: str
+    rules: tuple[Rule, ...]
+
+    def allows(self, record: RequestRecord) -> bool:
+        return record.namespace == self.namespace and any(r.allows(record) for r in self.rules)
+
+    def role(self, name: str) -> dict[str, Any]:
+        """The Role that grants this on a real cluster (bind it to the test's user)."""
+        return {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": {"name": name, "namespace": self.namespace},
+            "rules": [rule.to_manifest() for rule in self.rules],
+        }
+
+    def without(self, *resources: str) -> Access:
+        """The same grants less ``resources`` (``events``, ``dynamocomponentdeployments``)."""
+        rules = tuple(
+            Rule(r.api_groups, tuple(x for x in r.resources if x not in resources), r.verbs)
+            for r in self.rules
+        )
+        return Access(self.namespace, tuple(r for r in rules if r.resources))
+
+
 @dataclass
 class _Failure:
     remaining: int
@@ -86,10 +145,12 @@ class Faults:
     """Everything a test can make the server do wrong. Thread-safe; cleared per test."""
 
     forbidden: list[tuple[str, str, str | None]] = field(default_factory=list)
+    access: Access | None = None  # None: everything not forbidden is allowed
     _failures: list[_Failure] = field(default_factory=list)
     _delays: list[tuple[float, Match]] = field(default_factory=list)
     _hooks: list[_Hook] = field(default_factory=list)
     _takeovers: list[_Takeover] = field(default_factory=list)
+    _warnings: list[tuple[str, Match]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def forbid(
@@ -98,6 +159,21 @@ class Faults:
         """RBAC says no: ``verb`` on ``resource`` (in ``namespace``, or anywhere) is a 403."""
         with self._lock:
             self.forbidden.append((verb, resource, namespace))
+
+    def warn(self, text: str, match: Match) -> None:
+        """Answers to matching requests carry ``Warning: 299 - "text"``, as kube-apiserver's
+        for a deprecated version or an admission warning."""
+        with self._lock:
+            self._warnings.append((text, match))
+
+    def warnings_for(self, record: RequestRecord) -> list[str]:
+        with self._lock:
+            return [text for text, match in self._warnings if match(record)]
+
+    def grant_only(self, access: Access) -> None:
+        """RBAC as a namespace-scoped user has it: only what ``access`` grants."""
+        with self._lock:
+            self.access = access
 
     def fail_next(self, count: int, code: int = 500, match: Match = resource_requests) -> None:
         """The next ``count`` matching requests answer ``code`` (500, 503, 504, or 429 with
@@ -126,6 +202,8 @@ class Faults:
     def clear(self) -> None:
         with self._lock:
             self._takeovers.clear()
+            self.access = None
+            self._warnings.clear()
             self.forbidden.clear()
             self._failures.clear()
             self._delays.clear()
@@ -135,6 +213,8 @@ class Faults:
 
     def is_forbidden(self, record: RequestRecord) -> bool:
         with self._lock:
+            if self.access is not None and not self.access.allows(record):
+                return True
             return any(
                 verb == record.verb
                 and resource == record.resource

@@ -140,6 +140,8 @@ class _Route:
         self.name = ""
         self.subresource = ""
         self.discovery: dict[str, Any] | None = None
+        self.group = ""
+        self.plural = ""  # as the path names it, served or not
         self.content_type = "application/json"
         self.unknown = False
 
@@ -222,6 +224,9 @@ class Handler(BaseHTTPRequestHandler):
         if rest[0] == "namespaces" and len(rest) >= 3:
             route.namespace, rest = rest[1], rest[2:]
         plural = rest[0]
+        route.group, route.plural = group, plural
+        route.name = rest[1] if len(rest) > 1 else ""
+        route.subresource = rest[2] if len(rest) > 2 else ""
         route.rt = api.store.type_for(group, version, plural)
         if route.rt is None or (route.namespace is not None and not route.rt.namespaced):
             route.unknown = True
@@ -262,8 +267,9 @@ class Handler(BaseHTTPRequestHandler):
             path=parsed.path,
             query=query,
             verb=verb,
-            resource=route.rt.plural if route.rt else "",
+            resource=route.rt.plural if route.rt else route.plural,
             subresource=route.subresource,
+            group=route.group,
             namespace=route.namespace,
             name=route.name,
             content_type=self.headers.get("Content-Type", ""),
@@ -272,6 +278,7 @@ class Handler(BaseHTTPRequestHandler):
             headers=tuple(self.headers.items()),
         )
         self.api._log(record)
+        self._record = record
         try:
             self._check_auth()
             faults = self.api.faults
@@ -283,6 +290,10 @@ class Handler(BaseHTTPRequestHandler):
             code = faults.failure_for(record)
             if code is not None:
                 raise errors.injected(code)
+            if route.plural and route.discovery is None and faults.is_forbidden(record):
+                raise errors.forbidden_path(
+                    route.group, route.plural, verb, self.api.user, route.namespace, route.name
+                )
             if route.unknown:
                 raise errors.unknown_resource()
             if route.discovery is not None:
@@ -312,7 +323,7 @@ class Handler(BaseHTTPRequestHandler):
     def _verb(self, method: str, route: _Route, query: dict[str, list[str]]) -> str:
         if route.discovery is not None:
             return "discovery"
-        if route.rt is None:
+        if route.rt is None and not route.plural:
             return "unknown"
         if method == "GET":
             if route.name:
@@ -580,6 +591,10 @@ class Handler(BaseHTTPRequestHandler):
         headers = {"Content-Type": "application/json", **(headers or {})}
         for key, value in headers.items():
             self.send_header(key, value)
+        record = getattr(self, "_record", None)
+        for text in self.api.faults.warnings_for(record) if record is not None else []:
+            escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+            self.send_header("Warning", f'299 - "{escaped}"')
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)

@@ -46,6 +46,7 @@ ignored), protobuf, WatchList (sendInitialEvents).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import ssl
 import threading
 import time
@@ -223,7 +224,13 @@ class ApiServer:
             self.request_log.append(record)
 
     def visible_types(self) -> list[ResourceType]:
-        return [rt for rt in self.store.types.values() if rt.group not in self.store.hidden_groups]
+        """What discovery lists: the installed groups, each type at the version it is served at."""
+        served_at = self.store.served_at
+        return [
+            dataclasses.replace(rt, version=served_at[rt.key]) if rt.key in served_at else rt
+            for rt in self.store.types.values()
+            if rt.group not in self.store.hidden_groups
+        ]
 
 
 def wait_until(condition: Any, timeout: float = 5.0, interval: float = 0.02) -> bool:

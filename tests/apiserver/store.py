@@ -76,6 +76,7 @@ class Store:
         self.types: dict[tuple[str, str, str], ResourceType] = {rt.key: rt for rt in types}
         # "uninstalled" CRD groups; Grove and LWS start uninstalled (ApiServer.install_addon)
         self.hidden_groups: set[str] = set(OPTIONAL_GROUPS)
+        self.served_at: dict[tuple[str, str, str], str] = {}  # see serve_at
         self.validators: list[Validator] = []
         self.clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
@@ -93,6 +94,11 @@ class Store:
 
     def type_for(self, group: str, version: str, plural: str) -> ResourceType | None:
         rt = self.types.get((group, version, plural))
+        if rt is not None and rt.key in self.served_at:
+            return None  # served at another version now
+        if rt is None:
+            moved = [t for t in self.types.values() if self.served_at.get(t.key) == version]
+            rt = next((t for t in moved if (t.group, t.plural) == (group, plural)), None)
         if rt is None or rt.group in self.hidden_groups:
             return None
         return rt
@@ -103,6 +109,13 @@ class Store:
             if rt.group_version == api_version and rt.kind == kind:
                 return rt
         raise KeyError(f"no resource type for {api_version} {kind}")
+
+    def serve_at(self, rt: ResourceType, version: str) -> None:
+        """Serve ``rt`` at ``version`` instead of its own (an operator release whose CRD moved
+        on): discovery and the paths name ``version``; the objects stay where they are, as if
+        the server converted them."""
+        with self._cond:
+            self.served_at[rt.key] = version
 
     @property
     def lock(self) -> Any:

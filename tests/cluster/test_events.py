@@ -120,13 +120,14 @@ def test_requests_are_bounded(apiserver: ApiServer) -> None:
     _setup(apiserver)
     apiserver.clear_log()
     assert dgd(apiserver, "events", "my-graph").returncode == 0
-    assert len(apiserver.request_log) == 10  # GET, the tree's 8 LISTs, the Events LIST
+    # GET, discovery, the tree's LISTs of the 4 kinds served (no Grove, no LWS), the Events LIST
+    assert len(apiserver.request_log) == 7
 
 
-def test_forbidden_events_list_is_a_warning(apiserver: ApiServer) -> None:
+def test_forbidden_events_list_is_an_error_not_an_empty_list(apiserver: ApiServer) -> None:
     _setup(apiserver)
     apiserver.faults.forbid("list", "events")
     result = dgd(apiserver, "events", "my-graph")
-    assert result.returncode == 0, result.stderr
-    assert "No events found for my-graph" in result.stdout
-    assert "warning: forbidden (403): not allowed to list events" in result.stdout
+    assert result.returncode == 4
+    assert "No events found" not in result.stdout
+    assert result.stderr.startswith("error: forbidden (403): not allowed to list events")

@@ -443,13 +443,10 @@ def test_requests_do_not_grow_with_the_pods(apiserver: ApiServer, decode: int) -
     assert dgd(apiserver, "why", "my-graph").returncode == 1
     assert [r.path.rsplit("/", 1)[1] for r in apiserver.request_log] == [
         "my-graph",
+        "apis",  # discovery: no Grove, no LeaderWorkerSet here, so they are not asked for
         "dynamocomponentdeployments",
         "deployments",
         "replicasets",
-        "leaderworkersets",  # 404: not installed
-        "podcliquesets",
-        "podcliquescalinggroups",
-        "podcliques",
         "pods",
         "events",
         "persistentvolumeclaims",
@@ -467,7 +464,8 @@ def test_healthy_graph_requests(apiserver: ApiServer) -> None:
     _cluster(apiserver).settle()
     apiserver.clear_log()
     assert dgd(apiserver, "why", "my-graph").returncode == 0
-    assert len(apiserver.request_log) == 14  # GET, 8 tree LISTs, 5 more; no nodes, no operator
+    # GET, discovery, the 4 tree LISTs served, 5 more; no nodes, no operator
+    assert len(apiserver.request_log) == 11
 
 
 def test_readme_shows_the_gpu_scenario_as_recorded() -> None:

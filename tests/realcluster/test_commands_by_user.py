@@ -76,20 +76,7 @@ def test_tree_shows_every_child_with_its_kind(ready: RealNamespace, who: str) ->
     assert "Running" in done.stdout
 
 
-@pytest.mark.parametrize(
-    "who",
-    [
-        "admin",
-        pytest.param(
-            "dev",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="why warns once per kind it may not list (8 lines), Grove and LWS "
-                "included for a component-path graph",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("who", USERS)
 def test_why_of_a_ready_graph(ready: RealNamespace, who: str) -> None:
     done = ready.kdgd("why", "healthy", who=who)
     clean(done)
