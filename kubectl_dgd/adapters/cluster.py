@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 from kubectl_dgd.adapters.apinames import check_name, check_namespace, segment
 from kubectl_dgd.adapters.kubeconfig import ResolvedConfig, client_configuration
-from kubectl_dgd.errors import ApiError, ConflictError, DgdError, NotFoundError
+from kubectl_dgd.errors import ApiError, ConflictError, DgdError, InputError, NotFoundError
 from kubectl_dgd.model.kinds import CRD_MISSING
 
 GROUP = "nvidia.com"
@@ -225,7 +225,7 @@ class Cluster:
             path = f"{path}?{urlencode(query)}"
         url = api.url(path)
         headers = api.headers({"Accept": "application/json", "Content-Type": content_type})
-        headers = self._impersonating(headers)
+        headers = _on_the_wire(self._impersonating(headers))
         if accept:  # another representation (list_names: metadata only)
             headers["Accept"] = accept
         status = 0
@@ -707,6 +707,29 @@ def _with_kind(page: dict[str, Any], items: list[Any]) -> list[Any]:
         {**stamp, **item} if isinstance(item, dict) and "kind" not in item else item
         for item in items
     ]
+
+
+def _on_the_wire(headers: Any) -> Any:
+    """The headers as kubectl (Go's net/http) sends them: a value with a control character
+    (a line break from a ``token: |`` block scalar, ``--as $'a\\nb'``) is refused before
+    anything is sent, naming the header and never its value; other values go as their UTF-8
+    bytes (http.client would send Latin-1, or fail on other characters)."""
+    if all(value.isascii() and value.isprintable() for value in headers.values()):
+        return headers  # the common case, nothing to change
+    from urllib3 import HTTPHeaderDict
+
+    out = HTTPHeaderDict()
+    for name, value in headers.items():
+        if any((char < " " and char != "\t") or char == "\x7f" for char in value):
+            shown = "-".join(part.capitalize() for part in name.split("-"))  # Go's canonical form
+            raise InputError(
+                f"cannot send the {shown} header: its value holds a line break or another control "
+                f'character (kubectl refuses it too: invalid header field value for "{shown}"); '
+                "the value is not shown"
+            )
+        # surrogateescape: the bytes a command-line argument came as, as Go sends them
+        out.add(name, value if value.isascii() else value.encode("utf-8", "surrogateescape"))
+    return out
 
 
 def _selectors(labels: str | None, fields: str | None) -> dict[str, str]:

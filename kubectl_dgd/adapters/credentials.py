@@ -9,7 +9,6 @@ in it). Over plain ``http://`` no credential is sent at all, as kubectl does.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import os
 from typing import Any
@@ -43,26 +42,35 @@ def _readable(path: str, what: str, user: str) -> None:
         raise InputError(f'unable to read {what} {path} for user "{user}": {reason}') from None
 
 
-def _base64(value: Any, what: str, owner: str) -> None:
-    try:
-        base64.b64decode(str(value), validate=True)
-    except (binascii.Error, ValueError):
-        raise InputError(f"{what} of {owner} is not valid base64") from None
-
-
 def check_cluster(cluster: dict[str, Any], name: str) -> None:
-    if "certificate-authority-data" in cluster:
-        _base64(
-            cluster["certificate-authority-data"], "certificate-authority-data", f'cluster "{name}"'
+    """The cluster's TLS settings, checked as kubectl checks them for an https:// server (the
+    types and base64 were checked when the file was read: ``kubeconfigtypes``)."""
+    has_ca = cluster.get("certificate-authority-data") or cluster.get("certificate-authority")
+    if has_ca and cluster.get("insecure-skip-tls-verify") is True:
+        # client-go's TLSConfigFor, word for word.
+        raise InputError(
+            f'cluster "{name}": specifying a root certificates file with the insecure flag is '
+            "not allowed (certificate-authority with insecure-skip-tls-verify: true)"
         )
-    elif cluster.get("certificate-authority"):
+    if not cluster.get("certificate-authority-data") and cluster.get("certificate-authority"):
         _readable(str(cluster["certificate-authority"]), "certificate-authority", name)
 
 
 def settle_user(
     user: dict[str, Any], name: str, secure: bool, timeout: float | None
 ) -> dict[str, Any]:
-    """The user entry to hand to the client: checked, with an exec plugin already run."""
+    """The user entry to hand to the client: checked, with an exec plugin already run. A
+    client certificate's files are checked even for an http:// server, which is then sent
+    none, as kubectl validates the user before it knows the scheme."""
+    for key, what in (("client-certificate", "client-cert"), ("client-key", "client-key")):
+        if user.get(key) and not user.get(f"{key}-data"):
+            _readable(str(user[key]), what, name)
+    certificate = user.get("client-certificate") or user.get("client-certificate-data")
+    if certificate and not user.get("client-key") and not user.get("client-key-data"):
+        raise InputError(
+            f'user "{name}": client-key-data or client-key must be specified to use the '
+            "clientCert authentication method"
+        )
     if not secure:
         return {k: v for k, v in user.items() if k not in CREDENTIAL_KEYS}
     settled = dict(user)
@@ -74,11 +82,6 @@ def settle_user(
                 f'user "{name}": auth provider {json.dumps(kind)} is not supported (kubectl '
                 "removed the gcp and azure providers): use an exec credential plugin"
             )
-    for key, what in (("client-certificate", "client-cert"), ("client-key", "client-key")):
-        if user.get(f"{key}-data"):
-            _base64(user[f"{key}-data"], f"{key}-data", f'user "{name}"')
-        elif user.get(key):
-            _readable(str(user[key]), what, name)
     if not user.get("token") and user.get("tokenFile"):
         _readable(str(user["tokenFile"]), "tokenFile", name)
     if "exec" in user and not user.get("token") and not user.get("tokenFile"):

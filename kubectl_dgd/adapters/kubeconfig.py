@@ -146,28 +146,26 @@ def named(config: dict[str, Any], section: str, name: str) -> dict[str, Any] | N
 
 
 def _read(path: str) -> dict[str, Any]:
-    """The first document of a kubeconfig file, read with the manifest loader's limits (size,
-    nesting, aliases, duplicate keys, UTF-8): every problem is one line and never shows a value,
-    since the file holds tokens and keys. A file in ``blockyaml``'s subset (what the tools
-    write) gives the same mapping without loading the YAML library."""
-    from kubectl_dgd.adapters.blockyaml import read_block_mapping
-    from kubectl_dgd.adapters.yamlload import decode, load_text, read_bytes
+    """The first document of a kubeconfig file, read with the manifest loader (its limits:
+    size, nesting, aliases, duplicate keys, UTF-8; kubectl's YAML 1.1 scalars) and its fields
+    checked as kubectl's decoder checks them (``kubeconfigtypes``): every problem is one line
+    and never shows a value, since the file holds tokens and keys."""
+    from kubectl_dgd.adapters.kubeconfigtypes import checked
+    from kubectl_dgd.adapters.yamlload import decode, iter_text, read_bytes
 
     try:
         text = decode(read_bytes(path), path)
-        data: Any = read_block_mapping(text)
-        if data is None:
-            documents = load_text(text, path)
-            data = documents[0].data if documents else None
+        # kubectl decodes the first document only; the rest of the stream is not read.
+        first = next(iter_text(text, path), None)
     except InputError as err:
         if " value " in str(err):  # "bad int value '<the text>'": the text may be a secret
             raise InputError("cannot read kubeconfig: a malformed value", path, err.line) from None
         raise InputError(f"cannot read kubeconfig: {err}") from None
-    if data is None:
+    if first is None or first.data is None:
         return {}
-    if not isinstance(data, dict):
+    if not isinstance(first.data, dict):
         raise InputError("kubeconfig is not a mapping", path)
-    return data
+    return checked(first.data, path, first.lines)
 
 
 def resolve(
