@@ -9,6 +9,7 @@ in it). Over plain ``http://`` no credential is sent at all, as kubectl does.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 from typing import Any
@@ -31,6 +32,8 @@ CREDENTIAL_KEYS = (
 # kubectl has no limit for an exec plugin; a plugin that never answers would hang every command.
 EXEC_TIMEOUT = 60.0
 SUPPORTED_PROVIDERS = ("oidc",)
+MAX_REASON = 300  # characters of a failing plugin's last stderr line shown in our message
+MAX_WARNING_LINES = 20  # lines of a working plugin's stderr passed on
 
 
 def _readable(path: str, what: str, user: str) -> None:
@@ -106,52 +109,115 @@ def run_exec(spec: Any, user: str, timeout: float) -> dict[str, Any]:
     env["KUBERNETES_EXEC_INFO"] = json.dumps(
         {"apiVersion": api_version, "kind": "ExecCredential", "spec": {"interactive": False}}
     )
+    named = f"{where} {command!r}"
+    stdout, stderr, code = _run_plugin([command, *[str(a) for a in args]], env, timeout, named)
+    if code != 0:
+        reason = _last_line(stderr)
+        raise _auth(f"{named} failed with exit code {code}" + (f": {reason}" if reason else ""))
+    _pass_through(stderr)  # what the plugin said on success (a warning), as kubectl shows it
+    return _credential(stdout, where, api_version)
+
+
+def _auth(message: str) -> ApiError:
+    return ApiError(f"getting credentials: {message}", None, "Auth")
+
+
+def _run_plugin(
+    argv: list[str], env: dict[str, str], timeout: float, named: str
+) -> tuple[bytes, bytes, int]:
+    """The plugin's stdout, stderr and exit code. It runs in a process group of its own, killed
+    whole when it does not answer in time (or on Ctrl-C): a child it started would otherwise
+    outlive us and hold our output open."""
     import subprocess  # here: most kubeconfigs have no exec plugin (start-up time)
 
     try:
         # The kubeconfig names the plugin and its arguments, as for kubectl (no shell).
-        proc = subprocess.run(
-            [command, *[str(a) for a in args]],
+        proc = subprocess.Popen(
+            argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             env=env,
-            timeout=timeout,
-            check=False,
+            process_group=0,
         )
-    except subprocess.TimeoutExpired:
-        raise ApiError(
-            f"getting credentials: {where} {command!r} did not answer within {timeout:g}s",
-            None,
-            "Auth",
-        ) from None
     except OSError as err:
-        raise ApiError(
-            f"getting credentials: {where} {command!r}: {err.strerror or err}", None, "Auth"
-        ) from None
-    if proc.returncode != 0:
-        raise ApiError(
-            f"getting credentials: {where} {command!r} failed with exit code {proc.returncode}",
-            None,
-            "Auth",
-        )
+        raise _auth(f"{named}: {err.strerror or err}") from None
     try:
-        status = json.loads(proc.stdout).get("status") or {}
-    except (ValueError, AttributeError, RecursionError):
-        status = None
-    if not isinstance(status, dict):
-        raise ApiError(
-            f"getting credentials: {where} did not print an ExecCredential", None, "Auth"
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        raise _auth(f"{named} did not answer within {timeout:g}s") from None
+    except BaseException:
+        _kill_group(proc)
+        raise
+    return stdout, stderr, proc.returncode
+
+
+def _kill_group(proc: Any) -> None:
+    import signal
+    import subprocess
+
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    try:
+        proc.communicate(timeout=2)
+    except subprocess.TimeoutExpired:  # a child that left the group still holds the pipes
+        for pipe in (proc.stdout, proc.stderr):
+            pipe.close()
+        proc.wait(timeout=2)
+
+
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
+def _last_line(stderr: bytes) -> str:
+    """The plugin's last words on stderr, escaped and shortened: our one line says why."""
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    last = next((line for line in reversed(lines) if line), "")
+    shown = _printable(last)
+    return shown if len(shown) <= MAX_REASON else shown[: MAX_REASON - 3] + "..."
+
+
+def _pass_through(stderr: bytes) -> None:
+    import sys
+
+    for line in stderr.decode("utf-8", "replace").splitlines()[:MAX_WARNING_LINES]:
+        sys.stderr.write(_printable(line) + "\n")
+
+
+def _credential(stdout: bytes, where: str, api_version: str) -> dict[str, Any]:
+    """The credential of an ExecCredential answer, checked as client-go checks it."""
+    try:
+        answer = json.loads(stdout)
+    except (ValueError, RecursionError):
+        answer = None
+    if not isinstance(answer, dict):
+        raise _auth(f"{where} did not print an ExecCredential")
+    kind, version = answer.get("kind"), answer.get("apiVersion")
+    if kind != "ExecCredential":
+        shown = json.dumps(kind) if isinstance(kind, str) else "no kind"
+        raise _auth(f"{where} printed {_printable(shown)[:80]}, not an ExecCredential")
+    if version != api_version:
+        shown = version if isinstance(version, str) else ""
+        raise _auth(
+            f"{where} is configured to use API version {api_version}, plugin returned version "
+            f"{json.dumps(_printable(shown)[:80])}"
         )
-    if isinstance(status.get("token"), str) and status["token"]:
-        return {"token": status["token"]}
+    status = answer.get("status")
+    if not isinstance(status, dict):
+        raise _auth(f"{where} didn't return a status field")
+    token = status.get("token")
     cert, key = status.get("clientCertificateData"), status.get("clientKeyData")
-    if isinstance(cert, str) and isinstance(key, str) and cert and key:
+    if not all(isinstance(value, str | None) for value in (token, cert, key)):
+        raise _auth(f"{where} did not print an ExecCredential")
+    if token:
+        return {"token": token}
+    if bool(cert) != bool(key):
+        raise _auth(f"{where} returned only certificate or key, not both")
+    if cert and key:
         return {
             "client-certificate-data": base64.b64encode(cert.encode()).decode(),
             "client-key-data": base64.b64encode(key.encode()).decode(),
         }
-    raise ApiError(
-        f"getting credentials: {where} gave neither a token nor a client certificate and key",
-        None,
-        "Auth",
-    )
+    raise _auth(f"{where} gave neither a token nor a client certificate and key")

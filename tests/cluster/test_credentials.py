@@ -17,7 +17,7 @@ import yaml
 from tests.apiserver.faults import body, matching
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import NS, dgd, graph
-from tests.conftest import BIN
+from tests.conftest import BIN, run_cli
 
 TOKEN = "s3cr3t-token-value-never-printed"
 
@@ -311,3 +311,104 @@ def test_non_latin1_impersonation_goes_as_utf8_like_kubectl_sends_it(
         for r in apiserver.requests()
     ]
     assert ours == [sent_by_kubectl]
+
+
+# -- exec plugins and client certificates, as kubectl (issue 21) -------------------------------
+
+
+def _plugin(tmp_path: Path, body: str) -> str:
+    plugin = tmp_path / "plugin"
+    plugin.write_text("#!/bin/sh\n" + body)
+    plugin.chmod(plugin.stat().st_mode | stat.S_IXUSR)
+    return str(plugin)
+
+
+def _exec_user(server: ApiServer, tmp_path: Path, command: str) -> str:
+    spec = {"command": command, "apiVersion": "client.authentication.k8s.io/v1"}
+    return _user(server, tmp_path, {"exec": {**spec, "interactiveMode": "Never"}})
+
+
+def test_an_exec_plugin_that_fails_says_why_in_one_line(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    plugin = _plugin(tmp_path, "echo 'token expired: run sso login' >&2\nexit 3\n")
+    config = _exec_user(apiserver, tmp_path, plugin)
+    result = run_cli("status", "my-graph", "--kubeconfig", config, subprocess=True)
+    assert result.returncode == 4
+    # before: the plugin's line, then ours (two lines)
+    assert result.stderr.strip().splitlines() == [
+        f"error: getting credentials: user \"dgd-tester\": exec plugin '{plugin}' failed with "
+        "exit code 3: token expired: run sso login"
+    ]
+    assert apiserver.requests(include_discovery=True) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "needle"),
+    [
+        ({"apiVersion": "v1", "kind": "Secret", "status": {"token": "T"}}, '"Secret", not an'),
+        (
+            {"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential",
+             "status": {"token": "T"}},
+            'plugin returned version "client.authentication.k8s.io/v1beta1"',
+        ),
+        (
+            {"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
+             "status": {"clientCertificateData": "C"}},
+            "returned only certificate or key, not both",
+        ),
+    ],
+    ids=["a Secret", "another version", "a certificate without its key"],
+)  # fmt: skip
+def test_an_exec_plugin_answering_other_than_an_exec_credential_is_refused(
+    apiserver: ApiServer, tmp_path: Path, answer: dict[str, Any], needle: str
+) -> None:
+    answer["status"] = {k: apiserver.token if v == "T" else v for k, v in answer["status"].items()}
+    plugin = _plugin(tmp_path, f"echo '{json.dumps(answer)}'\n")
+    # before: the Secret's token was taken (and the request went out)
+    err = _fails_before_any_request(apiserver, _exec_user(apiserver, tmp_path, plugin), 4)
+    assert needle in err and apiserver.token not in err
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status  # a zombie is dead, waiting for its reaper
+
+
+def test_an_exec_plugin_that_hangs_is_killed_with_its_children(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    pids = tmp_path / "pids"
+    plugin = _plugin(tmp_path, f"sleep 60 &\necho $$ $! > {pids}\nsleep 60\n")
+    config = _exec_user(apiserver, tmp_path, plugin)
+    started = time.monotonic()
+    result = run_cli(
+        "status", "my-graph", "--kubeconfig", config, "--request-timeout", "1s", subprocess=True
+    )
+    elapsed = time.monotonic() - started
+    assert result.returncode == 4
+    assert "did not answer within 1s" in result.stderr
+    assert elapsed < 20  # before: 60 s, the plugin's child holding the pipe open
+    leftover = [pid for pid in map(int, pids.read_text().split()) if _alive(pid)]
+    assert leftover == []  # before: the child slept on
+
+
+def test_missing_client_certificate_files_over_http_stop_before_any_request(
+    plain_http: ApiServer, tmp_path: Path
+) -> None:
+    user = {"client-certificate": "nope.crt", "client-key": "nope.key"}
+    # before: the request went out (without them); kubectl refuses the user at any scheme
+    err = _fails_before_any_request(plain_http, _user(plain_http, tmp_path, user), 2)
+    assert "unable to read client-cert" in err and "nope.crt" in err
+
+
+def test_a_client_certificate_without_its_key_is_refused(
+    apiserver: ApiServer, tmp_path: Path
+) -> None:
+    assert apiserver.ca_file is not None
+    user = {"client-certificate": str(apiserver.ca_file)}
+    err = _fails_before_any_request(apiserver, _user(apiserver, tmp_path, user), 2)
+    assert "client-key-data or client-key must be specified" in err
