@@ -66,6 +66,8 @@ class ResolvedConfig:
     in_cluster: bool = False
     files: list[str] = field(default_factory=list)
     impersonation: Impersonation = field(default_factory=Impersonation)
+    # The proxy variables of the environment resolve() was given (adapters.proxy decides).
+    proxy_environ: dict[str, str] = field(default_factory=dict)
 
     @property
     def server(self) -> str:
@@ -172,8 +174,16 @@ def resolve(
     settings: ConnectionSettings, environ: Mapping[str, str] | None = None, home: str | None = None
 ) -> ResolvedConfig:
     """Pick kubeconfig files, context and namespace as kubectl would."""
+    from kubectl_dgd.adapters.proxy import VARIABLES
+
     environ = os.environ if environ is None else environ
     home = home if home is not None else str(Path.home())
+    resolved = _resolve(settings, environ, home)
+    resolved.proxy_environ = {name: environ[name] for name in VARIABLES if name in environ}
+    return resolved
+
+
+def _resolve(settings: ConnectionSettings, environ: Mapping[str, str], home: str) -> ResolvedConfig:
     files = config_files(settings, environ, home)
     if not files and settings.server:
         config = {
@@ -336,9 +346,22 @@ def client_configuration(resolved: ResolvedConfig, timeout: float | None = None)
         raise InputError(
             f'kubeconfig: cannot use context "{resolved.context}" ({type(err).__name__})'
         ) from None
+    _choose_proxy(configuration, resolved)
     if str(configuration.host).lower().startswith("http://"):
         configuration.api_key.clear()  # credentials only over TLS, as kubectl
         configuration.username = configuration.password = None
     # Fail fast: kubectl does not retry a refused connection either.
     configuration.retries = 0
     return configuration
+
+
+def _choose_proxy(configuration: Any, resolved: ResolvedConfig) -> None:
+    """The cluster's ``proxy-url`` (the loader set it; kubectl always uses it), else the
+    environment's proxy by Go's rules (``adapters.proxy``) instead of the client's own choice."""
+    from kubectl_dgd.adapters.proxy import proxy_for
+
+    ctx = named(resolved.config, "contexts", resolved.context) or {}
+    cluster = named(resolved.config, "clusters", str(ctx.get("cluster", ""))) or {}
+    if resolved.in_cluster or not cluster.get("proxy-url"):
+        configuration.proxy = proxy_for(str(configuration.host), resolved.proxy_environ)
+    configuration.no_proxy = None  # the decision is made: the client must not bypass it again
