@@ -234,12 +234,16 @@ class Cluster:
             sent: int | None = None
             limits = self._limits(url, timeout, deadline)
             try:
-                response = api.request(method, url, headers, body, limits)
+                response = api.request(method, url, headers, body, limits, deadline)
                 status = sent = int(response.status)
             except ApiException as err:  # the client turns TLS failures into status-0 ones
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise self._timed_out(url) from err
                 reason = " ".join(str(err.reason).split())  # one line
                 raise ApiError(f"TLS error talking to {self.resolved.server}: {reason}") from err
             except Exception as err:
+                if deadline is not None and time.monotonic() >= deadline and _is_transport(err):
+                    raise self._timed_out(url) from err  # the deadline cut the connection
                 if _is_transport(err):
                     raise transport_error(err, url, self._shown_timeout(timeout)) from err
                 raise
@@ -535,15 +539,18 @@ class Cluster:
             "resourceVersion": resource_version,
             "allowWatchBookmarks": "true",
         }
-        read_timeout = None
+        read_timeout = ends = None
         if timeout is not None:
             query["timeoutSeconds"] = str(max(1, int(timeout + 0.999)))
             read_timeout = timeout + 5  # the server ends the stream first; this catches a hang
+            # ... and a server that holds the stream open past it is cut off at the window's
+            # end, as if it had closed it: a caller's deadline is never overrun.
+            ends = time.monotonic() + timeout
         raw = self._open(
             "GET", self._collection(namespace), target, query=query, timeout=read_timeout
         )
         try:
-            for line in _lines(raw, MAX_EVENT_BYTES):
+            for line in _lines(raw, MAX_EVENT_BYTES, ends):
                 kind, obj = _event(line)
                 if kind == "ERROR":
                     code = obj.get("code")
@@ -554,6 +561,9 @@ class Cluster:
                     )
                 yield kind, obj
         except Exception as err:
+            if ends is not None and time.monotonic() >= ends and isinstance(err, _timeout_errors()):
+                raw.close()  # the window is over: the stream ends here
+                return
             if _is_transport(err):
                 raise transport_error(err, self.resolved.server, read_timeout) from err
             raise
@@ -748,17 +758,25 @@ def _event_time(event: dict[str, Any]) -> str:
     )
 
 
-def _chunks(raw: Any) -> Iterator[bytes]:
+def _chunks(raw: Any, ends: float | None = None) -> Iterator[bytes]:
     """Bytes of a streaming response as they arrive: per HTTP chunk when chunked (urllib3's
-    read1 does not decode chunked bodies), else whatever the socket has (read1)."""
-    if getattr(raw, "chunked", False):
-        yield from raw.read_chunked(decode_content=True)
-        return
-    while chunk := raw.read1(65536):
-        yield chunk
+    read1 does not decode chunked bodies), else whatever the socket has (read1). With
+    ``ends`` (monotonic), no read waits past it and the stream stops there."""
+    pieces = raw.read_chunked(decode_content=True) if getattr(raw, "chunked", False) else None
+    while True:
+        if ends is not None:
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            _read_timeout(raw, left)
+        chunk = next(pieces, None) if pieces is not None else raw.read1(65536) or None
+        if chunk is None:
+            return
+        if chunk:
+            yield chunk
 
 
-def _lines(raw: Any, limit: int) -> Iterator[bytes]:
+def _lines(raw: Any, limit: int, ends: float | None = None) -> Iterator[bytes]:
     """Complete lines of a streaming response, each as soon as it arrives, none over ``limit``.
 
     Pieces are kept in a list and joined once per line (appending to one bytes object is
@@ -766,7 +784,7 @@ def _lines(raw: Any, limit: int) -> Iterator[bytes]:
     """
     pieces: list[bytes] = []
     held = 0
-    for chunk in _chunks(raw):
+    for chunk in _chunks(raw, ends):
         start = 0
         while (end := chunk.find(b"\n", start)) != -1:
             if held + end - start > limit:
