@@ -191,12 +191,24 @@ class Cluster:
             from kubectl_dgd.adapters.kubeclient import Transport
 
             configuration = client_configuration(self.resolved, self.timeout)
+            import urllib3
+
             if not configuration.verify_ssl:
                 # --insecure-skip-tls-verify was asked for: kubectl does not warn per request.
-                import urllib3
-
                 urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
-            self._client = Transport(configuration)
+            import warnings
+
+            try:
+                with warnings.catch_warnings():  # urllib3 warns before it fails: one line here
+                    warnings.simplefilter("ignore", urllib3.exceptions.DependencyWarning)
+                    self._client = Transport(configuration)
+            except ImportError:  # urllib3's SOCKS support needs PySocks (kubectl's Go has it)
+                if str(configuration.proxy or "").lower().startswith("socks"):
+                    raise InputError(
+                        "the proxy is a SOCKS proxy, which needs the PySocks package "
+                        "(pip install pysocks); the proxy's address is not shown"
+                    ) from None
+                raise
         return self._client
 
     def _open(

@@ -14,7 +14,7 @@ from kubectl_dgd.adapters.proxy import VARIABLES
 from tests.apiserver.proxy import RecordingProxy
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import dgd
-from tests.conftest import BIN
+from tests.conftest import BIN, run_cli
 
 KUBECTL = BIN / "kubectl"
 REMOTE = "dgd-remote.invalid"  # a name no resolver knows: only the proxy reaches it
@@ -130,3 +130,21 @@ def test_a_remote_server_is_reached_through_the_proxy(apiserver: ApiServer, tmp_
         result = dgd(apiserver, "list", "--kubeconfig", config, env=_env(HTTPS_PROXY=proxy.url))
     assert result.returncode == 0, result.stderr
     assert [line.rsplit(" ", 1)[0] for line in proxy.seen] == [f"CONNECT {REMOTE}:{port}"]
+
+
+def test_a_socks_proxy_without_pysocks_is_one_line(apiserver: ApiServer, tmp_path: Path) -> None:
+    try:
+        import socks  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("PySocks is installed: the SOCKS proxy would be used")
+    config = _kubeconfig(apiserver, tmp_path, REMOTE)
+    proxy = "socks5://user:secret@127.0.0.1:1"
+    env = {"HOME": str(tmp_path), **_env(HTTPS_PROXY=proxy)}
+    result = run_cli("list", "--kubeconfig", config, env=env, subprocess=True)
+    assert result.returncode == 2  # before: urllib3's warning, then a traceback (ImportError)
+    assert result.stderr.strip().splitlines() == [
+        "error: the proxy is a SOCKS proxy, which needs the PySocks package (pip install "
+        "pysocks); the proxy's address is not shown"
+    ]
