@@ -28,7 +28,7 @@ from kubectl_dgd.adapters.answers import (
 )
 from kubectl_dgd.adapters.apinames import check_name, check_namespace, segment
 from kubectl_dgd.adapters.kubeconfig import ResolvedConfig, client_configuration
-from kubectl_dgd.errors import ApiError, ConflictError, DgdError, NotFoundError
+from kubectl_dgd.errors import ApiError, ConflictError, DgdError, InputError, NotFoundError
 from kubectl_dgd.model.kinds import CRD_MISSING
 
 GROUP = "nvidia.com"
@@ -212,12 +212,24 @@ class Cluster:
             from kubectl_dgd.adapters.kubeclient import Transport
 
             configuration = client_configuration(self.resolved, self.timeout)
+            import urllib3
+
             if not configuration.verify_ssl:
                 # --insecure-skip-tls-verify was asked for: kubectl does not warn per request.
-                import urllib3
-
                 urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
-            self._client = Transport(configuration)
+            import warnings
+
+            try:
+                with warnings.catch_warnings():  # urllib3 warns before it fails: one line here
+                    warnings.simplefilter("ignore", urllib3.exceptions.DependencyWarning)
+                    self._client = Transport(configuration)
+            except ImportError:  # urllib3's SOCKS support needs PySocks (kubectl's Go has it)
+                if str(configuration.proxy or "").lower().startswith("socks"):
+                    raise InputError(
+                        "the proxy is a SOCKS proxy, which needs the PySocks package "
+                        "(pip install pysocks); the proxy's address is not shown"
+                    ) from None
+                raise
         return self._client
 
     def _open(
@@ -246,7 +258,7 @@ class Cluster:
             path = f"{path}?{urlencode(query)}"
         url = api.url(path)
         headers = api.headers({"Accept": "application/json", "Content-Type": content_type})
-        headers = self._impersonating(headers)
+        headers = _on_the_wire(self._impersonating(headers))
         if accept:  # another representation (list_names: metadata only)
             headers["Accept"] = accept
         status = 0
@@ -255,12 +267,16 @@ class Cluster:
             sent: int | None = None
             limits = self._limits(url, timeout, deadline)
             try:
-                response = api.request(method, url, headers, body, limits)
+                response = api.request(method, url, headers, body, limits, deadline)
                 status = sent = int(response.status)
             except ApiException as err:  # the client turns TLS failures into status-0 ones
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise self._timed_out(url) from err
                 reason = " ".join(str(err.reason).split())  # one line
                 raise ApiError(f"TLS error talking to {self.resolved.server}: {reason}") from err
             except Exception as err:
+                if deadline is not None and time.monotonic() >= deadline and _is_transport(err):
+                    raise self._timed_out(url) from err  # the deadline cut the connection
                 if _is_transport(err):
                     raise transport_error(err, url, self._shown_timeout(timeout)) from err
                 raise
@@ -627,15 +643,18 @@ class Cluster:
             "resourceVersion": resource_version,
             "allowWatchBookmarks": "true",
         }
-        read_timeout = None
+        read_timeout = ends = None
         if timeout is not None:
             query["timeoutSeconds"] = str(max(1, int(timeout + 0.999)))
             read_timeout = timeout + 5  # the server ends the stream first; this catches a hang
+            # ... and a server that holds the stream open past it is cut off at the window's
+            # end, as if it had closed it: a caller's deadline is never overrun.
+            ends = time.monotonic() + timeout
         raw = self._open(
             "GET", self._collection(namespace), target, query=query, timeout=read_timeout
         )
         try:
-            for line in _lines(raw, MAX_EVENT_BYTES):
+            for line in _lines(raw, MAX_EVENT_BYTES, ends):
                 kind, obj = _event(line)
                 if kind == "ERROR":
                     code = obj.get("code")
@@ -649,6 +668,9 @@ class Cluster:
                     check_object(obj, _what(target), f"{GROUP}/{VERSION}", KIND, "", where)
                 yield kind, obj
         except Exception as err:
+            if ends is not None and time.monotonic() >= ends and isinstance(err, _timeout_errors()):
+                raw.close()  # the window is over: the stream ends here
+                return
             if _is_transport(err):
                 raise transport_error(err, self.resolved.server, read_timeout) from err
             raise
@@ -835,6 +857,29 @@ def _graph(obj: dict[str, Any], target: Target) -> dict[str, Any]:
     )
 
 
+def _on_the_wire(headers: Any) -> Any:
+    """The headers as kubectl (Go's net/http) sends them: a value with a control character
+    (a line break from a ``token: |`` block scalar, ``--as $'a\\nb'``) is refused before
+    anything is sent, naming the header and never its value; other values go as their UTF-8
+    bytes (http.client would send Latin-1, or fail on other characters)."""
+    if all(value.isascii() and value.isprintable() for value in headers.values()):
+        return headers  # the common case, nothing to change
+    from urllib3 import HTTPHeaderDict
+
+    out = HTTPHeaderDict()
+    for name, value in headers.items():
+        if any((char < " " and char != "\t") or char == "\x7f" for char in value):
+            shown = "-".join(part.capitalize() for part in name.split("-"))  # Go's canonical form
+            raise InputError(
+                f"cannot send the {shown} header: its value holds a line break or another control "
+                f'character (kubectl refuses it too: invalid header field value for "{shown}"); '
+                "the value is not shown"
+            )
+        # surrogateescape: the bytes a command-line argument came as, as Go sends them
+        out.add(name, value if value.isascii() else value.encode("utf-8", "surrogateescape"))
+    return out
+
+
 def _selectors(labels: str | None, fields: str | None) -> dict[str, str]:
     query = {"labelSelector": labels} if labels else {}
     if fields:
@@ -851,17 +896,25 @@ def _event_time(event: dict[str, Any]) -> str:
     )
 
 
-def _chunks(raw: Any) -> Iterator[bytes]:
+def _chunks(raw: Any, ends: float | None = None) -> Iterator[bytes]:
     """Bytes of a streaming response as they arrive: per HTTP chunk when chunked (urllib3's
-    read1 does not decode chunked bodies), else whatever the socket has (read1)."""
-    if getattr(raw, "chunked", False):
-        yield from raw.read_chunked(decode_content=True)
-        return
-    while chunk := raw.read1(65536):
-        yield chunk
+    read1 does not decode chunked bodies), else whatever the socket has (read1). With
+    ``ends`` (monotonic), no read waits past it and the stream stops there."""
+    pieces = raw.read_chunked(decode_content=True) if getattr(raw, "chunked", False) else None
+    while True:
+        if ends is not None:
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            _read_timeout(raw, left)
+        chunk = next(pieces, None) if pieces is not None else raw.read1(65536) or None
+        if chunk is None:
+            return
+        if chunk:
+            yield chunk
 
 
-def _lines(raw: Any, limit: int) -> Iterator[bytes]:
+def _lines(raw: Any, limit: int, ends: float | None = None) -> Iterator[bytes]:
     """Complete lines of a streaming response, each as soon as it arrives, none over ``limit``.
 
     Pieces are kept in a list and joined once per line (appending to one bytes object is
@@ -869,7 +922,7 @@ def _lines(raw: Any, limit: int) -> Iterator[bytes]:
     """
     pieces: list[bytes] = []
     held = 0
-    for chunk in _chunks(raw):
+    for chunk in _chunks(raw, ends):
         start = 0
         while (end := chunk.find(b"\n", start)) != -1:
             if held + end - start > limit:

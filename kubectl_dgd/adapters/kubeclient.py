@@ -44,6 +44,7 @@ import os
 import re
 import sys
 import threading
+import time
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -232,15 +233,57 @@ def user_agent(configuration: Any) -> str:
     return f"OpenAPI-Generator/{version}/python"
 
 
+_DEADLINE = threading.local()  # the monotonic deadline of this thread's request, if any
+
+
+def _deadline_bound(connection_class: Any) -> Any:
+    """``connection_class`` whose wait for the response's status line and headers ends at the
+    request's deadline: a timer shuts the socket down, as Go's context deadline does for
+    kubectl. urllib3's read timeout cannot: it bounds each read, and a server dripping the
+    headers a byte every half second never lets one read wait that long."""
+
+    class DeadlineBound(connection_class):  # type: ignore[misc]
+        def getresponse(self, *args: Any, **kwargs: Any) -> Any:
+            deadline = getattr(_DEADLINE, "value", None)
+            if deadline is None:
+                return super().getresponse(*args, **kwargs)
+            timer = threading.Timer(max(deadline - time.monotonic(), 0.0), self._cut)
+            timer.daemon = True
+            timer.start()
+            try:
+                return super().getresponse(*args, **kwargs)
+            finally:
+                timer.cancel()
+
+        def _cut(self) -> None:
+            import socket  # here: imported at the top, it would load selectors (deferred)
+
+            sock = getattr(self, "sock", None)
+            if sock is not None:
+                # socket.socket's own shutdown: an SSLSocket's would drop its TLS state under
+                # the reading thread.
+                with contextlib.suppress(OSError):
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    DeadlineBound.__name__ = DeadlineBound.__qualname__ = (
+        f"DeadlineBound{connection_class.__name__}"
+    )
+    return DeadlineBound
+
+
 class Transport:
     """One cluster's requests over the client's RESTClientObject (urllib3), with what the
     ApiClient added to each: its User-Agent, the bearer token (or basic credentials) of the
-    configuration, asked for per request so that its refresh hook runs, and the host."""
+    configuration, asked for per request so that its refresh hook runs, and the host. The
+    host's connection pool makes deadline-bound connections (``_deadline_bound``)."""
 
     def __init__(self, configuration: Any) -> None:
         self.configuration = configuration
         self.rest = kube().RESTClientObject(configuration)
         self.user_agent = user_agent(configuration)
+        # One host per Transport: its pool is made now and kept by the manager for every request.
+        pool = self.rest.pool_manager.connection_from_url(str(configuration.host))
+        pool.ConnectionCls = _deadline_bound(pool.ConnectionCls)
 
     def url(self, path: str) -> str:
         return str(self.configuration.host) + path
@@ -252,8 +295,21 @@ class Transport:
             out[bearer["key"]] = bearer["value"]
         return out
 
-    def request(self, method: str, url: str, headers: Any, body: Any, timeout: Any) -> Any:
-        """The RESTResponse (its ``.response`` is the urllib3 response, unread)."""
-        return self.rest.request(
-            method, url, headers=headers, body=body, post_params=None, _request_timeout=timeout
-        )
+    def request(
+        self,
+        method: str,
+        url: str,
+        headers: Any,
+        body: Any,
+        timeout: Any,
+        deadline: float | None = None,
+    ) -> Any:
+        """The RESTResponse (its ``.response`` is the urllib3 response, unread); ``deadline``
+        (monotonic) bounds the wait for the status line and headers."""
+        _DEADLINE.value = deadline
+        try:
+            return self.rest.request(
+                method, url, headers=headers, body=body, post_params=None, _request_timeout=timeout
+            )
+        finally:
+            _DEADLINE.value = None

@@ -66,6 +66,8 @@ class ResolvedConfig:
     in_cluster: bool = False
     files: list[str] = field(default_factory=list)
     impersonation: Impersonation = field(default_factory=Impersonation)
+    # The proxy variables of the environment resolve() was given (adapters.proxy decides).
+    proxy_environ: dict[str, str] = field(default_factory=dict)
 
     @property
     def server(self) -> str:
@@ -146,36 +148,42 @@ def named(config: dict[str, Any], section: str, name: str) -> dict[str, Any] | N
 
 
 def _read(path: str) -> dict[str, Any]:
-    """The first document of a kubeconfig file, read with the manifest loader's limits (size,
-    nesting, aliases, duplicate keys, UTF-8): every problem is one line and never shows a value,
-    since the file holds tokens and keys. A file in ``blockyaml``'s subset (what the tools
-    write) gives the same mapping without loading the YAML library."""
-    from kubectl_dgd.adapters.blockyaml import read_block_mapping
-    from kubectl_dgd.adapters.yamlload import decode, load_text, read_bytes
+    """The first document of a kubeconfig file, read with the manifest loader (its limits:
+    size, nesting, aliases, duplicate keys, UTF-8; kubectl's YAML 1.1 scalars) and its fields
+    checked as kubectl's decoder checks them (``kubeconfigtypes``): every problem is one line
+    and never shows a value, since the file holds tokens and keys."""
+    from kubectl_dgd.adapters.kubeconfigtypes import checked
+    from kubectl_dgd.adapters.yamlload import decode, iter_text, read_bytes
 
     try:
         text = decode(read_bytes(path), path)
-        data: Any = read_block_mapping(text)
-        if data is None:
-            documents = load_text(text, path)
-            data = documents[0].data if documents else None
+        # kubectl decodes the first document only; the rest of the stream is not read.
+        first = next(iter_text(text, path), None)
     except InputError as err:
         if " value " in str(err):  # "bad int value '<the text>'": the text may be a secret
             raise InputError("cannot read kubeconfig: a malformed value", path, err.line) from None
         raise InputError(f"cannot read kubeconfig: {err}") from None
-    if data is None:
+    if first is None or first.data is None:
         return {}
-    if not isinstance(data, dict):
+    if not isinstance(first.data, dict):
         raise InputError("kubeconfig is not a mapping", path)
-    return data
+    return checked(first.data, path, first.lines)
 
 
 def resolve(
     settings: ConnectionSettings, environ: Mapping[str, str] | None = None, home: str | None = None
 ) -> ResolvedConfig:
     """Pick kubeconfig files, context and namespace as kubectl would."""
+    from kubectl_dgd.adapters.proxy import VARIABLES
+
     environ = os.environ if environ is None else environ
     home = home if home is not None else str(Path.home())
+    resolved = _resolve(settings, environ, home)
+    resolved.proxy_environ = {name: environ[name] for name in VARIABLES if name in environ}
+    return resolved
+
+
+def _resolve(settings: ConnectionSettings, environ: Mapping[str, str], home: str) -> ResolvedConfig:
     files = config_files(settings, environ, home)
     if not files and settings.server:
         config = {
@@ -338,9 +346,22 @@ def client_configuration(resolved: ResolvedConfig, timeout: float | None = None)
         raise InputError(
             f'kubeconfig: cannot use context "{resolved.context}" ({type(err).__name__})'
         ) from None
+    _choose_proxy(configuration, resolved)
     if str(configuration.host).lower().startswith("http://"):
         configuration.api_key.clear()  # credentials only over TLS, as kubectl
         configuration.username = configuration.password = None
     # Fail fast: kubectl does not retry a refused connection either.
     configuration.retries = 0
     return configuration
+
+
+def _choose_proxy(configuration: Any, resolved: ResolvedConfig) -> None:
+    """The cluster's ``proxy-url`` (the loader set it; kubectl always uses it), else the
+    environment's proxy by Go's rules (``adapters.proxy``) instead of the client's own choice."""
+    from kubectl_dgd.adapters.proxy import proxy_for
+
+    ctx = named(resolved.config, "contexts", resolved.context) or {}
+    cluster = named(resolved.config, "clusters", str(ctx.get("cluster", ""))) or {}
+    if resolved.in_cluster or not cluster.get("proxy-url"):
+        configuration.proxy = proxy_for(str(configuration.host), resolved.proxy_environ)
+    configuration.no_proxy = None  # the decision is made: the client must not bypass it again

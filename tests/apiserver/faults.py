@@ -366,6 +366,33 @@ def drip(payload: bytes, interval: float = 0.5) -> Responder:
     return respond
 
 
+def drip_headers(payload: bytes, interval: float = 0.5) -> Responder:
+    """The status line and headers one byte every ``interval`` seconds (then the body): each
+    read succeeds, so only a deadline for the whole call cuts the wait for the headers off."""
+
+    def respond(handler: Any) -> None:
+        head = (
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(payload)}\r\n".encode()
+            + b"X-Padding: "
+            + b"x" * 200
+            + b"\r\n\r\n"
+        )
+        handler.close_connection = True
+        for byte in head:
+            if not _serving(handler):
+                return
+            try:
+                handler.wfile.write(bytes([byte]))
+                handler.wfile.flush()
+            except OSError:  # the client hung up
+                return
+            time.sleep(interval)
+        handler.wfile.write(payload)
+
+    return respond
+
+
 def stall_after_headers(seconds: float = 60.0) -> Responder:
     """Headers announcing a body that never comes (for ``seconds``, or until the server stops)."""
 

@@ -39,9 +39,6 @@ NOT_LOADED = (
     "deepdiff",
     # urllib3.http2's __init__ (kubeclient defers it): h2's version, read through this
     "importlib.metadata",
-    # the YAML library: the kubeconfig is in adapters.blockyaml's subset
-    "ruamel.yaml",
-    "_ruamel_yaml",
 )
 
 # Runs kubectl-dgd's main() with argv in this interpreter, then (AFTER=1) uses the whole

@@ -20,8 +20,8 @@ def write(
         "apiVersion": "v1",
         "kind": "Config",
         "clusters": [
-            {"name": c["cluster"], "cluster": {"server": f"https://{c['cluster']}:6443"}}
-            for c in contexts.values()
+            {"name": name, "cluster": {"server": f"https://{name}:6443"}}
+            for name in dict.fromkeys(c["cluster"] for c in contexts.values())
         ],
         "users": [{"name": "u", "user": {"token": "t"}}],
         "contexts": [{"name": n, "context": {"user": "u", **c}} for n, c in contexts.items()],
@@ -71,10 +71,11 @@ def test_kubeconfig_env_merges_files_first_definition_wins(tmp_path: Path) -> No
 
 
 def test_current_context_from_the_first_file_that_sets_it(tmp_path: Path) -> None:
-    first = write(tmp_path / "a", {"x": {"cluster": "cx"}}, "x")
-    second = write(tmp_path / "b", {"y": {"cluster": "cy"}}, "y")
+    # (not "y": kubectl reads a plain y as a boolean, and refuses it as a name)
+    first = write(tmp_path / "a", {"first": {"cluster": "cx"}}, "first")
+    second = write(tmp_path / "b", {"second": {"cluster": "cy"}}, "second")
     env = {"KUBECONFIG": os.pathsep.join([first, second])}
-    assert resolve(ConnectionSettings(), env, str(tmp_path)).context == "x"
+    assert resolve(ConnectionSettings(), env, str(tmp_path)).context == "first"
 
 
 def test_namespace_flag_then_context_then_default(tmp_path: Path) -> None:

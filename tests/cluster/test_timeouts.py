@@ -9,7 +9,15 @@ from pathlib import Path
 
 import yaml
 
-from tests.apiserver.faults import SilentListener, body, drip, matching, stall_after_headers
+from tests.apiserver.faults import (
+    SilentListener,
+    body,
+    drip,
+    drip_headers,
+    matching,
+    stall_after_headers,
+    watch_lines,
+)
 from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import dgd, graph
 
@@ -111,3 +119,27 @@ def test_a_repeated_continue_token_ends_the_list(apiserver: ApiServer) -> None:
     _, err, code = _timed(apiserver, "list")
     assert code == API
     assert "repeated a continue token" in err
+
+
+def test_request_timeout_cuts_off_headers_dripped_a_byte_every_half_second(
+    apiserver: ApiServer,
+) -> None:
+    apiserver.faults.respond(drip_headers(json.dumps(graph()).encode(), 0.5), GET)
+    elapsed, err, code = _timed(apiserver, "status", "my-graph", "--request-timeout", "3s")
+    assert code == API
+    assert "timed out after 3s (--request-timeout)" in err
+    assert elapsed < 6  # before: 2 minutes (each header byte came within the read timeout)
+
+
+def test_restart_wait_ends_at_its_timeout_when_the_server_holds_the_watch_open(
+    apiserver: ApiServer,
+) -> None:
+    apiserver.seed(graph())
+    # A watch that says nothing and never ends, whatever timeoutSeconds asked for.
+    apiserver.faults.respond(watch_lines(then_hold=60), matching(verb="watch"))
+    started = time.monotonic()
+    result = dgd(apiserver, "restart", "my-graph", "--id", "h", "--wait", "--timeout", "3s")
+    elapsed = time.monotonic() - started
+    assert result.returncode == 1, result.stderr
+    assert "timed out" in result.stderr
+    assert elapsed < 6.5  # before: 8 s and more (the watch's read timeout, 5 s past the window)

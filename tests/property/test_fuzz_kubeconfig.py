@@ -34,6 +34,9 @@ _PIECES = [
     "name", "context", "cluster", "user", "token", "tokenFile", "exec", "auth-provider",
     "client-certificate-data", "certificate-authority", "server", "https://x", "http://x",
     TOKEN, "\\x", "\ufeff", "\xff",
+    # the fields kubectl's decoder types (kubeconfigtypes), block scalars, numbers
+    "insecure-skip-tls-verify", '"false"', "true", "5", "|\n  ", "as-groups", "kind", "apiVersion",
+    "certificate-authority-data", "proxy-url",
 ]  # fmt: skip
 pieces = st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)
 # Mostly edits of a valid file, so the reader gets past the YAML into the kubeconfig's shape.
