@@ -98,6 +98,14 @@ def real(state: Path, bindir: Path, ready: threading.Event, stop: threading.Even
             scenarios.rollout_change(live),
         )
         _wait("healthy Ready", lambda: state_of("healthy") == "successful")
+
+        def rolling() -> bool:
+            obj = rest.get("DynamoGraphDeployment", "stuck-rollout", scenarios.NAMESPACE)
+            return bool(
+                ((obj.get("status") or {}).get("rollingUpdate") or {}).get("phase") == "InProgress"
+            )
+
+        _wait("stuck-rollout's rolling update", rolling)
         print(TRY.format(export=f"export KUBECONFIG={kubeconfig}"), flush=True)
         ready.set()
         stop.wait()

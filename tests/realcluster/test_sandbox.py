@@ -25,17 +25,19 @@ SHOWN = (("list",), ("why", "gpu-starved"), ("why", "crashloop"), ("gpus",))
 def readme_examples() -> dict[str, str]:
     """``$ kubectl dgd CMD`` blocks of the README's sandbox section: command -> output."""
     text = README.read_text()
-    section = text.split("### Try it on a local cluster: the sandbox", 1)[1].split("\n## ", 1)[0]
+    section = text.split("### Try it on a local cluster: the sandbox", 1)[1]
+    section = re.split(r"\n##+ ", section, maxsplit=1)[0]
     blocks = re.findall(r"```\n\$ kubectl dgd (.+?)\n(.*?)```", section, re.S)
     return {cmd: out for cmd, out in blocks}
 
 
-def normalized(text: str) -> str:
-    """What differs from run to run: ages, pod and ReplicaSet name suffixes, worker hashes."""
-    text = re.sub(r"-[0-9a-f]{8,10}-[a-z0-9]{5}\b", "-HASH-POD", text)  # rs hash + pod suffix
-    text = re.sub(r"-[0-9a-f]{8}\b", "-HASH", text)  # worker hash
+def normalized(text: str) -> list[str]:
+    """What differs from run to run: ages, generated name suffixes (worker hash, ReplicaSet
+    hash, pod), which of the two identical nodes the scheduler picked, and so the line order."""
+    text = re.sub(r"-[0-9a-f]{8}-[0-9a-f]{8,10}-[a-z0-9]{5}\b", "-NAME", text)
+    text = re.sub(r"\bgpu-node-[01]\b", "gpu-node-N", text)
     text = re.sub(r"\b\d+[smh]\b", "AGE", text)
-    return re.sub(r" +", " ", text)
+    return sorted(re.sub(r" +", " ", line).strip() for line in text.splitlines() if line.strip())
 
 
 def _start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], Path]:
@@ -96,7 +98,7 @@ def test_the_sandbox_on_the_real_control_plane_serves_the_readme_examples_and_st
         examples = readme_examples()
         assert set(examples) == {" ".join(a) for a in SHOWN}
         settled = {
-            "list": "crashloop",
+            "list": "InProgress",
             "why gpu-starved": "InsufficientGPU",
             "why crashloop": "CrashLoop",
             "gpus": "waiting:",
