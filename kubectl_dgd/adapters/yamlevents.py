@@ -66,8 +66,9 @@ def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Buil
 
     # The text itself, not a StringIO: the parser then reads one UTF-8 copy of it, where a
     # StringIO holds four bytes a character.
-    loader = loader_class(text)
+    loader = None
     try:
+        loader = loader_class(text)  # the pure-Python reader checks the characters here
         get = loader.get_event
         get()  # the stream's start
         while True:
@@ -82,7 +83,8 @@ def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Buil
     except Exception:  # parser errors (and anything unforeseen): the node path reports them
         raise Unusual from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _document(get: Callable[[], Any], resolver: Resolver, ev: Any) -> Built:

@@ -118,7 +118,7 @@ def unreadable_cases() -> list[Unreadable]:
             14,
             "duplicate key",
         ),
-        Unreadable("alias-bomb.yaml", _alias_bomb(), 5, "alias bomb"),
+        Unreadable("alias-bomb.yaml", _alias_bomb(), 3, "alias bomb"),
         Unreadable(
             "undefined-alias.yaml", head + b"      replicas: *nothing\n", 14, "malformed YAML"
         ),
@@ -131,7 +131,8 @@ def unreadable_cases() -> list[Unreadable]:
         Unreadable("deep-flow-mapping.yaml", b"{a: " * 60_000 + b"1" + b"}" * 60_000, 1, "nested"),
         Unreadable("binary.yaml", bytes(range(256)) * 64, None, "binary"),
         Unreadable("latin-1.yaml", head + "      type: caf\xe9\n".encode("latin-1"), 14, "UTF-8"),
-        Unreadable("utf-16.yaml", GRAPH_HEAD.encode("utf-16"), None, "binary"),
+        # kubectl reads UTF-16 only after a byte-order mark; without one it is binary.
+        Unreadable("utf-16-without-bom.yaml", GRAPH_HEAD.encode("utf-16-le"), None, "binary"),
         Unreadable(
             "control-character.yaml", head + b'      type: "\x07"\n', 14, "control characters"
         ),
@@ -276,6 +277,18 @@ def harmless_cases() -> list[Harmless]:
         ),
         Harmless("valid.json", _valid_json_graph(), 0, 1),
         Harmless("bom.yaml", "\ufeff".encode() + head, 0, 1),
+        Harmless(
+            "utf-16-le-bom.yaml",
+            "\ufeff".encode("utf-16-le") + GRAPH_HEAD.encode("utf-16-le"),
+            0,
+            1,
+        ),
+        Harmless(
+            "utf-16-be-bom.yaml",
+            "\ufeff".encode("utf-16-be") + GRAPH_HEAD.encode("utf-16-be"),
+            0,
+            1,
+        ),
         Harmless("crlf.yaml", head.replace(b"\n", b"\r\n"), 0, 1),
         Harmless("graph-between-nulls.yaml", b"--- null\n---\n" + head + b"--- ~\n", 0, 1),
     ]
