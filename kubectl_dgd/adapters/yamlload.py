@@ -494,6 +494,7 @@ class _Builder:
         self.building: set[int] = set()
         self.sizes: dict[int, int] = {}
         self.alias_line = 0
+        self.key_line = 0  # the line of the key whose value is being built
 
     def _decode(self, node: Any, in_alias: bool) -> bool:
         """Count ``node`` as go-yaml does; whether what is below it is inside an alias."""
@@ -507,8 +508,9 @@ class _Builder:
                 )
             if in_alias:
                 self.aliased += 1
-            if not in_alias:  # the outermost alias: refusals name its line
-                self.alias_line = node.start_mark.line + 1
+            if not in_alias:  # the outermost alias: refusals name the line of its key
+                # (the node's own marks are the anchor's: an alias shares the anchor's node)
+                self.alias_line = self.key_line or node.start_mark.line + 1
                 if isinstance(node.value, list):
                     self._refuse_expansion(node)
             in_alias = True
@@ -591,7 +593,7 @@ class _Builder:
                 )
             own.add(key)
             key_path = child(path, key)
-            self.lines[key_path] = key_node.start_mark.line + 1
+            self.key_line = self.lines[key_path] = key_node.start_mark.line + 1
             result[key] = self.build(value_node, key_path, depth + 1, in_alias)
         return result
 

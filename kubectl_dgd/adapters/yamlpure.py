@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-# The C parser's refusals of input that go-yaml v2 reads: (error class name, problem).
+# The C parser's refusals of input that go-yaml v2 reads: (error class, context, problem).
 _REFUSED_ONLY_BY_C = {
-    ("ScannerError", "found unexpected ':'"),
-    ("ComposerError", "found duplicate anchor; first occurrence"),
+    ("ScannerError", "while scanning a plain scalar", "found unexpected ':'"),
+    ("ComposerError", "found duplicate anchor; first occurrence", "second occurrence"),
 }
 
 
@@ -29,7 +29,8 @@ class RefusedOnlyByC(Exception):
 
 def refused_only_by_c(err: Exception) -> bool:
     """True when the C parser's error is one the pure-Python parser (and kubectl) reads past."""
-    return (type(err).__name__, getattr(err, "problem", None)) in _REFUSED_ONLY_BY_C
+    found = (type(err).__name__, getattr(err, "context", None), getattr(err, "problem", None))
+    return found in _REFUSED_ONLY_BY_C
 
 
 def pure_loader_class(resolver_class: Any) -> Any:

@@ -118,7 +118,7 @@ def unreadable_cases() -> list[Unreadable]:
             14,
             "duplicate key",
         ),
-        Unreadable("alias-bomb.yaml", _alias_bomb(), 3, "alias bomb"),
+        Unreadable("alias-bomb.yaml", _alias_bomb(), 4, "alias bomb"),
         Unreadable(
             "undefined-alias.yaml", head + b"      replicas: *nothing\n", 14, "malformed YAML"
         ),
@@ -259,7 +259,77 @@ def yaml_semantics_cases() -> list[tuple[str, str]]:
         ("int64-min", "-9223372036854775808"),
         ("merge-override", "{<<: {a: 1, b: 2}, a: 3}"),
         ("merge-list-first-wins", "{<<: [{a: 1}, {a: 2, b: 3}]}"),
+        ("merge-over-an-earlier-key", "{a: 3, <<: {a: 1}, b: 2}"),
+        ("anchor-redefined", "{a: &x [1], b: *x, c: &x [3], d: *x}"),
+        ("alias-as-key", "{x: &k a, *k : 2}"),
+        # ':' in flow collections: ruamel's C scanner refuses these, go-yaml reads them.
+        *FLOW_COLON_CASES,
+        ("flow-colon-before-indicator", "[a:, b:]"),
+        ("flow-key-without-space", "{a:b, c:d: e}"),
+        ("flow-quoted-key-adjacent", '["a":b, {"c":d}]'),
+        ("flow-times", "[12:30, 1:2:3, 2001-12-14t21:59:43.10-05:00]"),
+        ("flow-double-colon", "[a::b, fe80::1%eth0]"),
+        ("flow-url-as-key", "[http://x: 1]"),
+        ("flow-colon-then-newline", "[a:\n    b]"),
+        # The same words outside flow collections (the C scanner reads these).
+        ("block-url", "https://example.com/x"),
+        ("block-host-port", "0.0.0.0:8000"),
+        ("block-time-window", "02:00-04:00"),
+        ("quoted-url-in-flow", '["http://etcd:2379"]'),
     ]
+
+
+# The spellings of issue 21 (the last is an upstream Dynamo example's).
+FLOW_COLON_CASES = [
+    ("flow-host-port", "[--host, 0.0.0.0:8000]"),
+    ("flow-url", "[--etcd, http://etcd:2379]"),
+    ("flow-env-port", "[{name: ADDR, value: nats:4222}]"),
+    ("flow-annotation-url", "{docs: https://example.com/x}"),
+    ("flow-time-window", "{window: 02:00-04:00}"),
+    ("flow-grpc-endpoint", "[--grpc-endpoint, 127.0.0.1:50051]"),
+]
+
+
+# A graph using every flow-collection spelling of issue 21 (valid: kubectl reads it).
+FLOW_COLON_GRAPH = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: flow-colons
+  annotations: {docs: https://example.com/x, window: 02:00-04:00}
+spec:
+  components:
+    - name: Frontend
+      type: frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0
+              args: [--host, 0.0.0.0:8000, --etcd, http://etcd:2379, --grpc-endpoint, 127.0.0.1:50051]
+              env: [{name: ADDR, value: nats:4222}]
+"""
+
+
+def shared_template_graph(components: int = 25, env: int = 900) -> str:
+    """A graph whose workers share one anchored pod template: ``components`` x ~(5 x ``env``)
+    nodes, nearly all from aliases (25 x 900: about 113,000 nodes, 96 % aliased; the CRD allows
+    25 components)."""
+    variables = "".join(f"                - {{name: V{i}, value: v{i}}}\n" for i in range(env))
+    first = (
+        "    - name: Worker0\n      type: worker\n      podTemplate: &pod\n        spec:\n"
+        "          containers:\n            - name: main\n"
+        "              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n"
+        "              env:\n" + variables
+    )
+    others = "".join(
+        f"    - name: Worker{i}\n      type: worker\n      podTemplate: *pod\n"
+        for i in range(1, components)
+    )
+    return (
+        "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n"
+        "  name: shared-template\nspec:\n  components:\n" + first + others
+    )
 
 
 def harmless_cases() -> list[Harmless]:
