@@ -158,23 +158,38 @@ def iter_text(text: str, source: str) -> Iterator[Document]:
     """The documents of a stream, one at a time (a caller that drops each one once used holds
     one document at a time); raises InputError, naming file and line, when it reaches a fault.
 
-    Read by ruamel's C parser; where it refuses what kubectl's go-yaml reads (``adapters.yamlpure``:
-    a ``:`` inside a flow collection's plain scalar, an anchor defined twice), the rest of the
-    stream is read again by the pure-Python parser, from the document it stopped at."""
-    from kubectl_dgd.adapters.yamlpure import RefusedOnlyByC
+    Read by ruamel's C parser; where it refuses what kubectl's go-yaml reads (a ``:`` inside a
+    flow collection's plain scalar, an anchor defined twice), the parsers of
+    ``adapters.yamlfallback`` read on from the document it stopped at."""
+    from kubectl_dgd.adapters.yamlevents import Unusual
+    from kubectl_dgd.adapters.yamlfallback import RefusedOnlyByC
 
     position = 0
-    try:
-        for document in _read(text, source, _loader_class(), skip=0):
-            yield document
-            position += 1
-    except RefusedOnlyByC:
-        yield from _read(text, source, _pure_loader_class(), skip=position)
+    for loader_class, node_path in _parsers(text):
+        try:
+            for document in _read(text, source, loader_class, position, node_path):
+                yield document
+                position += 1
+            return
+        except (RefusedOnlyByC, Unusual):
+            continue  # the next parser reads on
 
 
-def _read(text: str, source: str, loader_class: Any, skip: int) -> Iterator[Document]:
+def _parsers(text: str) -> Iterator[tuple[Any, bool]]:
+    """(loader class, whether its node path is used) in the order they are tried."""
+    yield _loader_class(), True
+    pyyaml = _pyyaml_loader_class()
+    if pyyaml is not None and "?" not in text:
+        yield pyyaml, False
+    yield _pure_loader_class(), True
+
+
+def _read(
+    text: str, source: str, loader_class: Any, skip: int, node_path: bool = True
+) -> Iterator[Document]:
     """Documents from the parser's events (``adapters.yamlevents``); from the first document
-    that needs more than plain mappings, sequences and scalars, on the node path below."""
+    that needs more than plain mappings, sequences and scalars, on the node path below (or
+    Unusual, without one). The first ``skip`` documents are parsed, not built."""
     from kubectl_dgd.adapters.yamlevents import Unusual, documents
 
     position = 0
@@ -185,7 +200,8 @@ def _read(text: str, source: str, loader_class: Any, skip: int) -> Iterator[Docu
             position += 1
         return
     except Unusual:
-        pass
+        if not node_path:
+            raise
     yield from _node_documents(text, source, skip=max(skip, position), loader_class=loader_class)
 
 
@@ -199,7 +215,7 @@ def _node_documents(
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
-    from kubectl_dgd.adapters.yamlpure import RefusedOnlyByC, refused_only_by_c
+    from kubectl_dgd.adapters.yamlfallback import RefusedOnlyByC, refused_only_by_c
 
     loader_class = loader_class or _loader_class()
     c_parser = loader_class is _loader_class()
@@ -260,11 +276,18 @@ def _loader_class() -> Any:
 
 
 @functools.cache
+def _pyyaml_loader_class() -> Any:
+    from kubectl_dgd.adapters.yamlfallback import pyyaml_loader_class
+
+    return pyyaml_loader_class()
+
+
+@functools.cache
 def _pure_loader_class() -> Any:
-    """The pure-Python loader (``adapters.yamlpure``) with the C loader's resolver and booleans."""
+    """The pure-Python loader (``adapters.yamlfallback``) with the C loader's resolver and booleans."""
     from ruamel.yaml.resolver import Resolver
 
-    from kubectl_dgd.adapters.yamlpure import pure_loader_class
+    from kubectl_dgd.adapters.yamlfallback import pure_loader_class
 
     return _with_yaml11_bools(pure_loader_class(Resolver))
 

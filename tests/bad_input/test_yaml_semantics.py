@@ -62,18 +62,20 @@ def _same(value: Any) -> Any:
 
 
 @pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl is installed in the dev venv")
-@pytest.mark.parametrize("layout", ["one-stream", "a-file-each"])
+@pytest.mark.parametrize("layout", ["a-file-each", "one-stream", "one-stream-with-a-question-mark"])
 def test_the_plugin_reads_every_scalar_spelling_as_kubectl_does(
     tmp_path: Path, layout: str
 ) -> None:
-    """In one stream the flow-colon cases send the whole stream to the pure-Python parser; a
-    file each keeps the other cases on ruamel's C parser: both parsers are compared."""
+    """Every parser is compared (adapters/yamlfallback.py): a file each keeps most cases on
+    ruamel's C parser; in one stream the flow-colon cases send the stream to PyYAML's C parser,
+    and with a ``?`` anywhere in the text (here in a comment) to ruamel's pure-Python parser."""
     repo = tmp_path / "repo"
     app = repo / "apps" / "semantics"
     app.mkdir(parents=True)
-    if layout == "one-stream":
+    if layout.startswith("one-stream"):
+        comment = "# why?\n" if layout.endswith("question-mark") else ""
         (app / "values.yaml").write_text(
-            "---\n".join(_object(i, v) for i, (_, v) in enumerate(CASES))
+            comment + "---\n".join(_object(i, v) for i, (_, v) in enumerate(CASES))
         )
     else:
         for i, (_, value) in enumerate(CASES):

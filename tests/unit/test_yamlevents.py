@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kubectl_dgd.adapters import yamlevents, yamlload, yamlpure
+from kubectl_dgd.adapters import yamlevents, yamlfallback, yamlload
 from kubectl_dgd.errors import InputError
 from tests.bad_input.corpus import (
     FLOW_COLON_CASES,
@@ -45,7 +45,7 @@ def _node_path(text: str, source: str) -> list[yamlload.Document]:
     reads (as ``iter_text`` does)."""
     try:
         return list(yamlload._node_documents(text, source))
-    except yamlpure.RefusedOnlyByC:
+    except yamlfallback.RefusedOnlyByC:
         return list(yamlload._node_documents(text, source, 0, yamlload._pure_loader_class()))
 
 
@@ -197,3 +197,30 @@ def test_a_colon_inside_a_flow_scalar_is_read_on_by_the_pure_parser_fast_path_in
 def test_the_two_parsers_share_one_resolver() -> None:
     c, pure = yamlload._loader_class(), yamlload._pure_loader_class()
     assert c.yaml_implicit_resolvers == pure.yaml_implicit_resolvers
+
+
+def test_pyyamls_c_parser_reads_what_it_reads_as_the_pure_parser_does() -> None:
+    """PyYAML's C parser reads on after ruamel's C parser only where it agrees with the
+    pure-Python one (go-yaml's flow rules); ``[a:]`` (which it refuses) and a ``?`` in the text
+    (which it would scan differently) go to the pure-Python parser."""
+    pyyaml, pure = yamlload._pyyaml_loader_class(), yamlload._pure_loader_class()
+    assert pyyaml is not None  # PyYAML with libyaml is a dependency
+    read_by_pyyaml = 0
+    for _, value in yaml_semantics_cases():
+        text = f"v: {value}\nw:\n  - {value}\n"
+        try:
+            built = list(yamlevents.documents(text, pyyaml, yamlload._fast_resolver()))
+        except yamlevents.Unusual:
+            continue
+        read_by_pyyaml += 1
+        nodes = list(yamlload._node_documents(text, "f.yaml", 0, pure))
+        assert [repr(b) for b in built] == [
+            repr((d.data, d.lines, d.line, d.end)) for d in nodes
+        ], value
+    assert read_by_pyyaml > 30
+    with pytest.raises(yamlevents.Unusual):
+        list(yamlevents.documents("v: [a:, b:]\n", pyyaml, yamlload._fast_resolver()))
+    assert [p for p, _ in yamlload._parsers("v: [a?b, c:d]\n")] == [
+        yamlload._loader_class(),
+        pure,
+    ]

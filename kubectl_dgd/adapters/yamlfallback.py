@@ -1,15 +1,22 @@
-"""ruamel's pure-Python parser, for the YAML that ruamel's C parser refuses and kubectl reads.
+"""The parsers that read on where ruamel's C parser refuses YAML that kubectl reads.
 
 ruamel.yaml.clib carries an old libyaml. Its scanner refuses a ``:`` inside a plain scalar of a
 flow collection (``args: [--host, 0.0.0.0:8000]``, ``{docs: https://example.com/x}``: "found
 unexpected ':'"), and its composer refuses an anchor defined a second time. kubectl's go-yaml v2
 reads both: it dropped that scanner check (in a flow collection a ``:`` ends a plain scalar only
 before a blank, and ``,?[]{}`` always do) and lets a later anchor replace an earlier one.
-ruamel's pure-Python scanner with its YAML 1.1 rules scans flow collections exactly so (the
-differential in tests/bad_input/test_yaml_semantics.py runs the real kubectl), and its composer
-keeps the last anchor. It is several times slower than the C parser, so it reads only the text
-the C parser refused for one of these two reasons; the resolver (plain scalars to values) is
-the same class as the C loader's, so a value reads the same whichever parser scanned it.
+
+Two parsers read on, from the document the C parser stopped at:
+
+- PyYAML's C parser (libyaml 0.2.5), for plain documents (the event fast path only). It scans
+  ``:`` as go-yaml does but refuses ``:`` just before ``,[]{}`` (go-yaml reads ``[a:]`` as
+  ``"a:"``) and, unlike go-yaml, lets ``?`` continue a flow scalar: it is not used on text
+  holding a ``?``, and what it refuses or gives up on goes to the next parser.
+- ruamel's pure-Python parser with its YAML 1.1 rules, which scans flow collections exactly as
+  go-yaml does and keeps the last of two anchors; about 25 times slower than the C parsers.
+
+The resolver (plain scalars to values) is the C loader's in all three, so a value reads the same
+whichever parser scanned it; tests/bad_input/test_yaml_semantics.py compares them with kubectl.
 """
 
 from __future__ import annotations
@@ -58,3 +65,20 @@ def pure_loader_class(resolver_class: Any) -> Any:
             return (1, 1)  # the scanner's and parser's YAML 1.1 rules; the resolver ignores it
 
     return PureLoader
+
+
+def pyyaml_loader_class() -> Any:
+    """PyYAML's C loader, naming its events for ``adapters.yamlevents``; None without libyaml."""
+    try:
+        import yaml  # type: ignore[import-untyped]
+        from yaml import events
+    except ImportError:
+        return None
+    if not getattr(yaml, "__with_libyaml__", False):
+        return None
+
+    class PyYamlLoader(yaml.CSafeLoader):  # type: ignore[misc]
+        event_module = events
+        tag_attribute = "tag"
+
+    return PyYamlLoader
