@@ -64,11 +64,10 @@ def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Buil
     """Each document of ``text`` as built data; raises Unusual (possibly after yielding some).
 
     ``loader_class`` is one of ruamel's (C or pure-Python) or PyYAML's C loader, which names
-    its events' module and tag attribute (``event_module``, ``tag_attribute``)."""
+    its events' module (``event_module``) and gives them ruamel's ``ctag``."""
     from ruamel.yaml import events as ruamel_events
 
     ev: Any = getattr(loader_class, "event_module", None) or ruamel_events
-    tag = getattr(loader_class, "tag_attribute", "ctag")
 
     # The text itself, not a StringIO: the parser then reads one UTF-8 copy of it, where a
     # StringIO holds four bytes a character.
@@ -83,7 +82,7 @@ def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Buil
                 return
             if event.version is not None or event.tags:
                 raise Unusual  # %YAML / %TAG directives
-            yield _document(get, resolver, ev, tag)
+            yield _document(get, resolver, ev)
     except Unusual:
         raise
     except Exception:  # parser errors (and anything unforeseen): the node path reports them
@@ -93,7 +92,7 @@ def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Buil
             loader.dispose()
 
 
-def _document(get: Callable[[], Any], resolver: Resolver, ev: Any, tag: str) -> Built:
+def _document(get: Callable[[], Any], resolver: Resolver, ev: Any) -> Built:
     """One document's events, from its root node to its end event."""
     scalar_event, alias_event = ev.ScalarEvent, ev.AliasEvent
     mapping_start, sequence_start = ev.MappingStartEvent, ev.SequenceStartEvent
@@ -118,7 +117,7 @@ def _document(get: Callable[[], Any], resolver: Resolver, ev: Any, tag: str) -> 
         event = get()
         kind = type(event)
         if kind is scalar_event:
-            if event.anchor is not None or getattr(event, tag) is not None:
+            if event.anchor is not None or event.ctag is not None:
                 raise Unusual
             text = event.value
             if event.implicit[0]:
@@ -149,7 +148,7 @@ def _document(get: Callable[[], Any], resolver: Resolver, ev: Any, tag: str) -> 
                 end = (event.end_mark.line, event.end_mark.column)
             nodes += 1
         elif kind is mapping_start or kind is sequence_start:
-            if event.anchor is not None or getattr(event, tag) is not None:
+            if event.anchor is not None or event.ctag is not None:
                 raise Unusual
             new: Any = {} if kind is mapping_start else []
             line = event.start_mark.line + 1

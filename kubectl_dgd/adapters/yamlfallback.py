@@ -79,6 +79,10 @@ def pyyaml_loader_class() -> Any:
 
     class PyYamlLoader(yaml.CSafeLoader):  # type: ignore[misc]
         event_module = events
-        tag_attribute = "tag"
+
+        def get_event(self) -> Any:
+            event = super().get_event()
+            event.ctag = getattr(event, "tag", None)  # ruamel's name, read by yamlevents
+            return event
 
     return PyYamlLoader
