@@ -39,13 +39,16 @@ def set_spec_field(text: str, position: int, key: str, value: dict[str, Any], so
     """``text`` with ``spec.<key>`` of document ``position`` set to ``value`` (a mapping).
 
     An existing block is replaced where it stands; a missing one is appended as the last key
-    of ``spec``. Raises InputError when the document's ``spec`` is not a block mapping.
+    of ``spec``. A flow-style ``spec`` (a JSON file's) gets the entry as JSON, which is YAML.
+    Raises InputError when the document's ``spec`` is not a mapping.
     """
     root = _document_node(text, position, source)
     spec_key, spec = _mapping_entry(root, "spec")
-    if spec is None or spec_key is None or not _is_block_mapping(spec):
-        raise InputError("spec is not a block-style YAML mapping; edit such files by hand", source)
+    if spec is None or spec_key is None or not _is_mapping(spec):
+        raise InputError("spec is not a YAML mapping; edit such files by hand", source)
     newline = "\r\n" if "\r\n" in text else "\n"
+    if not _is_block_mapping(spec):
+        return _set_flow_entry(text, spec, key, value, newline)
     entries = spec.value
     column = entries[0][0].start_mark.column
     # The file's own step: how far spec's keys sit right of "spec:".
@@ -69,6 +72,24 @@ def set_spec_field(text: str, position: int, key: str, value: dict[str, Any], so
         insert_at = len(text)
     prefix = "" if insert_at == 0 or text[insert_at - 1] == "\n" else newline
     return text[:insert_at] + prefix + block + text[insert_at:]
+
+
+def _set_flow_entry(text: str, spec: Any, key: str, value: Any, newline: str) -> str:
+    """``key: value`` set in a flow mapping (``{...}``): the old value replaced where it stands,
+    or a new last entry, on a line of its own at the entries' column when they have their own."""
+    rendered = json.dumps(value, ensure_ascii=False)
+    _, existing = _mapping_entry(spec, key)
+    if existing is not None:
+        return text[: existing.start_mark.index] + rendered + text[existing.end_mark.index :]
+    entry = f"{json.dumps(key)}: {rendered}"
+    if not spec.value:  # {}: between the braces
+        inside = spec.start_mark.index + 1
+        return text[:inside] + entry + text[inside:]
+    last_key, last_value = spec.value[-1]
+    end = last_value.end_mark.index
+    own_lines = last_key.start_mark.line > spec.start_mark.line
+    separator = "," + newline + " " * last_key.start_mark.column if own_lines else ", "
+    return text[:end] + separator + entry + text[end:]
 
 
 def plain_documents(text: str, source: str) -> list[Any]:
@@ -180,7 +201,9 @@ def _unchanged(a: os.stat_result, b: os.stat_result) -> bool:
     )
 
 
-def atomic_write(path: str, data: str, expected: Snapshot | None = None) -> None:
+def atomic_write(
+    path: str, data: str, expected: Snapshot | None = None, encoding: str = "utf-8"
+) -> None:
     """Replace ``path`` with ``data`` via a temporary file in the same directory.
 
     Mode, owner and extended attributes are kept (xattrs where the file system allows); a
@@ -211,7 +234,7 @@ def atomic_write(path: str, data: str, expected: Snapshot | None = None) -> None
                 )
             finally:
                 _release_signals(held)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
                 fh.write(data)
                 fh.flush()
                 _keep_owner_and_xattrs(path, target, tmp_path, current, fh.fileno())

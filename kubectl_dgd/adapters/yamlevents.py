@@ -61,13 +61,19 @@ class Resolver:
 
 
 def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Built]:
-    """Each document of ``text`` as built data; raises Unusual (possibly after yielding some)."""
-    from ruamel.yaml import events as ev
+    """Each document of ``text`` as built data; raises Unusual (possibly after yielding some).
+
+    ``loader_class`` is one of ruamel's (C or pure-Python) or PyYAML's C loader, which names
+    its events' module (``event_module``) and gives them ruamel's ``ctag``."""
+    from ruamel.yaml import events as ruamel_events
+
+    ev: Any = getattr(loader_class, "event_module", None) or ruamel_events
 
     # The text itself, not a StringIO: the parser then reads one UTF-8 copy of it, where a
     # StringIO holds four bytes a character.
-    loader = loader_class(text)
+    loader = None
     try:
+        loader = loader_class(text)  # the pure-Python reader checks the characters here
         get = loader.get_event
         get()  # the stream's start
         while True:
@@ -82,7 +88,8 @@ def documents(text: str, loader_class: Any, resolver: Resolver) -> Iterator[Buil
     except Exception:  # parser errors (and anything unforeseen): the node path reports them
         raise Unusual from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _document(get: Callable[[], Any], resolver: Resolver, ev: Any) -> Built:

@@ -31,7 +31,6 @@ from kubectl_dgd.errors import InputError
 MAX_FILE_BYTES = 16 * 1024 * 1024
 # Upper bound on nodes after expanding aliases, per document (defeats "billion laughs").
 MAX_EXPANDED_NODES = 1_000_000
-MAX_ALIASED_NODES = 100_000
 MAX_DEPTH = 200
 # ruamel's C composer recurses once per nesting level and overflows the C stack (a segfault, not
 # an exception) somewhere past 20,000 levels; inputs whose cheap depth bound exceeds this are
@@ -114,7 +113,30 @@ def read_bytes(path: str) -> bytes:
     return raw
 
 
+# kubectl reads a file by its byte-order mark (PowerShell 5's ">" writes UTF-16 with one).
+_UTF16_BOMS = {b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
+
+
+def encoding_of(raw: bytes) -> str:
+    """The file's encoding as kubectl decides it: UTF-16 after its BOM, else UTF-8."""
+    return _UTF16_BOMS.get(raw[:2], "utf-8")
+
+
 def decode(raw: bytes, source: str) -> str:
+    encoding = encoding_of(raw)
+    if encoding != "utf-8":
+        try:
+            text = raw[2:].decode(encoding)
+        except UnicodeDecodeError as err:
+            good = raw[2 : 2 + err.start - err.start % 2].decode(encoding)
+            raise InputError(
+                f"not {encoding.upper()[:6]} text (invalid bytes at offset {err.start + 2})",
+                source,
+                good.count("\n") + 1,
+            ) from None
+        if "\x00" in text:
+            raise InputError("binary file (contains NUL characters); expected YAML or JSON", source)
+        return text
     if b"\x00" in raw:
         raise InputError("binary file (contains NUL bytes); expected YAML or JSON", source)
     try:
@@ -136,36 +158,76 @@ def iter_text(text: str, source: str) -> Iterator[Document]:
     """The documents of a stream, one at a time (a caller that drops each one once used holds
     one document at a time); raises InputError, naming file and line, when it reaches a fault.
 
-    Built from the parser's events (``adapters.yamlevents``); from the first document that
-    needs more than plain mappings, sequences and scalars, on the node path below."""
+    Read by ruamel's C parser; where it refuses what kubectl's go-yaml reads (a ``:`` inside a
+    flow collection's plain scalar, an anchor defined twice), the parsers of
+    ``adapters.yamlfallback`` read on from the document it stopped at."""
+    from kubectl_dgd.adapters.yamlevents import Unusual
+    from kubectl_dgd.adapters.yamlfallback import RefusedOnlyByC
+
+    position = 0
+    for loader_class, node_path in _parsers(text):
+        try:
+            for document in _read(text, source, loader_class, position, node_path):
+                yield document
+                position += 1
+            return
+        except (RefusedOnlyByC, Unusual):
+            continue  # the next parser reads on
+
+
+def _parsers(text: str) -> Iterator[tuple[Any, bool]]:
+    """(loader class, whether its node path is used) in the order they are tried."""
+    yield _loader_class(), True
+    pyyaml = _pyyaml_loader_class()
+    if pyyaml is not None and "?" not in text:
+        yield pyyaml, False
+    yield _pure_loader_class(), True
+
+
+def _read(
+    text: str, source: str, loader_class: Any, skip: int, node_path: bool = True
+) -> Iterator[Document]:
+    """Documents from the parser's events (``adapters.yamlevents``); from the first document
+    that needs more than plain mappings, sequences and scalars, on the node path below (or
+    Unusual, without one). The first ``skip`` documents are parsed, not built."""
     from kubectl_dgd.adapters.yamlevents import Unusual, documents
 
     position = 0
     try:
-        for data, lines, line, end in documents(text, _loader_class(), _fast_resolver()):
-            yield Document(source, position, line, data, lines, end)
+        for data, lines, line, end in documents(text, loader_class, _fast_resolver()):
+            if position >= skip:
+                yield Document(source, position, line, data, lines, end)
             position += 1
         return
     except Unusual:
-        pass
-    yield from _node_documents(text, source, skip=position)
+        if not node_path:
+            raise
+    yield from _node_documents(text, source, skip=max(skip, position), loader_class=loader_class)
 
 
-def _node_documents(text: str, source: str, skip: int = 0) -> Iterator[Document]:
+def _node_documents(
+    text: str, source: str, skip: int = 0, loader_class: Any = None
+) -> Iterator[Document]:
     """Documents from composed nodes: every rule (aliases and their limits, merge keys, tags,
     non-string keys) and every error message of malformed input. The first ``skip`` documents
-    are composed (the parser needs them) but not built."""
+    are composed (the parser needs them) but not built. The C parser's refusals of what
+    kubectl reads raise RefusedOnlyByC (``iter_text`` reads on with the pure-Python parser)."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
+    from kubectl_dgd.adapters.yamlfallback import RefusedOnlyByC, refused_only_by_c
+
+    loader_class = loader_class or _loader_class()
+    c_parser = loader_class is _loader_class()
     try:
-        _refuse_deep_nesting(text, source)
+        _refuse_deep_nesting(text, source, loader_class)
     except ReaderError as err:
         raise InputError(_reader_problem(err), source, _line_at(text, err.position)) from None
     except MarkedYAMLError:
         pass  # reported with its line by the composer below
-    loader = _loader_class()(io.StringIO(text))
+    loader = None
     try:
+        loader = loader_class(io.StringIO(text))  # the pure-Python reader checks characters here
         position = 0
         while loader.check_node():
             node = loader.get_node()
@@ -176,6 +238,8 @@ def _node_documents(text: str, source: str, skip: int = 0) -> Iterator[Document]
                 yield Document(source, position, node.start_mark.line + 1, data, builder.lines, end)
             position += 1
     except MarkedYAMLError as err:
+        if c_parser and refused_only_by_c(err):
+            raise RefusedOnlyByC from None
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = err.problem or err.context or "malformed YAML"
@@ -188,7 +252,8 @@ def _node_documents(text: str, source: str, skip: int = 0) -> Iterator[Document]
     except RecursionError:
         raise InputError("document is nested too deeply", source) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 @functools.cache
@@ -207,12 +272,33 @@ def _loader_class() -> Any:
     class Loader(CSafeLoader):
         pass
 
+    return _with_yaml11_bools(Loader)
+
+
+@functools.cache
+def _pyyaml_loader_class() -> Any:
+    from kubectl_dgd.adapters.yamlfallback import pyyaml_loader_class
+
+    return pyyaml_loader_class()
+
+
+@functools.cache
+def _pure_loader_class() -> Any:
+    """The pure-Python loader (``adapters.yamlfallback``) with the C loader's resolver and booleans."""
+    from ruamel.yaml.resolver import Resolver
+
+    from kubectl_dgd.adapters.yamlfallback import pure_loader_class
+
+    return _with_yaml11_bools(pure_loader_class(Resolver))
+
+
+def _with_yaml11_bools(loader: Any) -> Any:
     # Plain scalars only (the resolver is not asked about quoted ones); class-local copy.
     words = "|".join(re.escape(word) for word in YAML11_BOOLS)
-    Loader.add_implicit_resolver_base(
+    loader.add_implicit_resolver_base(
         "tag:yaml.org,2002:bool", re.compile(f"^(?:{words})$"), list("yYnNtTfFoO")
     )
-    return Loader
+    return loader
 
 
 def load_file(path: str) -> list[Document]:
@@ -326,14 +412,13 @@ def _depth_bound(text: str) -> int:
     return block + peak
 
 
-def _refuse_deep_nesting(text: str, source: str) -> None:
+def _refuse_deep_nesting(text: str, source: str, loader_class: Any) -> None:
     """Measure the real depth from parser events when the bound is high; refuse past MAX_DEPTH."""
     if _depth_bound(text) <= DEPTH_BOUND_CHECKED:
         return
-    from ruamel.yaml.cyaml import CSafeLoader
     from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent
 
-    parser = CSafeLoader(io.StringIO(text))  # used for its C event parser only
+    parser = loader_class(io.StringIO(text))  # used for its event parser only
     depth = 0
     try:
         while parser.check_event():
@@ -408,7 +493,14 @@ def _walk(shown: Path, real: Path, root: Path, chain: frozenset[Path]) -> Iterat
 
 
 class _Builder:
-    """Plain values from composed nodes, recording a line per path."""
+    """Plain values from composed nodes, recording a line per path.
+
+    Aliases are counted as kubectl's decoder (go-yaml v2, ``decoder.unmarshal``) counts them:
+    every node decoded (the document, each key, value and item, an alias and what it expands
+    to) is one decode, those inside an alias's expansion are aliased too, and the document is
+    refused once more than 100 aliased among more than 1,000 decodes exceed the allowed share:
+    99 % up to 400,000 decodes, falling linearly to 10 % at 4,000,000. The composer shares one
+    node object between an anchor and its aliases, so a node met again is an alias."""
 
     def __init__(self, source: str, root: Any) -> None:
         self.source = source
@@ -416,35 +508,65 @@ class _Builder:
         self._secret: bool | None = None
         self.lines: dict[str, int] = {}
         self.expanded = 0
-        # Aliases share one node object: on a repeat visit, the memoised size of the subtree
-        # tells at once whether expanding it would pass the limit.
-        self.seen: set[int] = set()
-        self.sizes: dict[int, int] = {}
+        self.decoded = 1  # the document node
         self.aliased = 0
+        # Every node met so far (a second meeting is an alias), and those being built now (an
+        # alias to one of them is an anchor containing itself). On a repeat visit, the memoised
+        # size of the subtree tells at once whether expanding it would pass the node limit.
+        self.seen: set[int] = set()
+        self.building: set[int] = set()
+        self.sizes: dict[int, int] = {}
+        self.alias_line = 0
+        self.key_line = 0  # the line of the key whose value is being built
+
+    def _decode(self, node: Any, in_alias: bool) -> bool:
+        """Count ``node`` as go-yaml does; whether what is below it is inside an alias."""
+        self.decoded += 1
+        if id(node) in self.seen:  # an alias: one decode for itself, its expansion is aliased
+            if id(node) in self.building:
+                raise InputError(
+                    "an anchor's value contains an alias of itself",
+                    self.source,
+                    node.start_mark.line + 1,
+                )
+            if in_alias:
+                self.aliased += 1
+            if not in_alias:  # the outermost alias: refusals name the line of its key
+                # (the node's own marks are the anchor's: an alias shares the anchor's node)
+                self.alias_line = self.key_line or node.start_mark.line + 1
+                if isinstance(node.value, list):
+                    self._refuse_expansion(node)
+            in_alias = True
+            self.decoded += 1
+        else:
+            self.seen.add(id(node))
+        if in_alias:
+            self.aliased += 1
+            if (
+                self.aliased > 100
+                and self.decoded > 1000
+                and self.aliased > _allowed_alias_ratio(self.decoded) * self.decoded
+            ):
+                raise InputError(
+                    "document contains excessive aliasing (alias bomb?)",
+                    self.source,
+                    self.alias_line,
+                )
+        return in_alias
+
+    def _refuse_expansion(self, node: Any) -> None:
+        if self.expanded + self._size(node) > MAX_EXPANDED_NODES:
+            raise InputError(
+                "aliases expand the document past the node limit (alias bomb?)",
+                self.source,
+                node.start_mark.line + 1,
+            )
 
     def build(self, node: Any, path: str, depth: int, in_alias: bool = False) -> Any:
-        from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
 
         self.expanded += 1
-        if isinstance(node.value, list):
-            if id(node) in self.seen:
-                in_alias, outermost = True, not in_alias
-            else:
-                self.seen.add(id(node))
-                outermost = False
-            if outermost:
-                size = self._size(node)
-                self.aliased += size
-                # Mostly-alias documents are refused early, as go-yaml's alias ratio does.
-                mostly_aliases = (
-                    self.aliased > MAX_ALIASED_NODES and self.aliased * 2 > self.expanded
-                )
-                if mostly_aliases or self.expanded + size > MAX_EXPANDED_NODES:
-                    raise InputError(
-                        "aliases expand the document past the node limit (alias bomb?)",
-                        self.source,
-                        node.start_mark.line + 1,
-                    )
+        in_alias = self._decode(node, in_alias)
         if self.expanded > MAX_EXPANDED_NODES:
             raise InputError(
                 f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
@@ -455,47 +577,72 @@ class _Builder:
             raise InputError("document is nested too deeply", self.source, node.start_mark.line + 1)
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, MappingNode):
-            result: dict[Any, Any] = {}
-            merged_keys: set[Any] = set()
-            for key_node, value_node in node.value:
-                if _tag(key_node) == "tag:yaml.org,2002:merge":
-                    merged = self.build(value_node, path, depth + 1, in_alias)
-                    items = merged if isinstance(merged, list) else [merged]
-                    if not all(isinstance(item, dict) for item in items):
-                        raise InputError(
-                            "a merge key (<<) needs a mapping or a list of mappings",
-                            self.source,
-                            key_node.start_mark.line + 1,
-                        )
-                    # Earlier merges and the mapping's own keys win, as in go-yaml and PyYAML.
-                    for item in items:
-                        for k, v in item.items():
-                            if k not in result:
-                                result[k] = v
-                                merged_keys.add(k)
-                    continue
-                if not isinstance(key_node, ScalarNode):
-                    raise InputError(
-                        "mapping keys must be scalars", self.source, key_node.start_mark.line + 1
-                    )
-                key = _json_key(self.scalar(key_node), self.source, key_node)
-                if key in merged_keys:
-                    merged_keys.discard(key)  # the mapping's own key overrides the merge
-                elif key in result:
-                    shown = quoted_or_hidden(_short(key), self.secret())
-                    raise InputError(
-                        f"duplicate key {shown}", self.source, key_node.start_mark.line + 1
-                    )
-                key_path = child(path, key)
-                self.lines[key_path] = key_node.start_mark.line + 1
-                result[key] = self.build(value_node, key_path, depth + 1, in_alias)
+            self.building.add(id(node))
+            result = self._mapping(node, path, depth, in_alias)
+            self.building.discard(id(node))
             return result
         if isinstance(node, SequenceNode):
-            return [
+            self.building.add(id(node))
+            items = [
                 self.build(item, index(path, i), depth + 1, in_alias)
                 for i, item in enumerate(node.value)
             ]
+            self.building.discard(id(node))
+            return items
         return self.scalar(node)
+
+    def _mapping(self, node: Any, path: str, depth: int, in_alias: bool) -> dict[Any, Any]:
+        """Entries in order, as go-yaml v2 sets them: a ``<<`` merge sets every key it brings
+        (over a key set before it), a key after it overrides it; a key twice is refused."""
+        from ruamel.yaml.nodes import ScalarNode
+
+        result: dict[Any, Any] = {}
+        own: set[Any] = set()
+        for key_node, value_node in node.value:
+            if _tag(key_node) == "tag:yaml.org,2002:merge":
+                for item in self._merged(key_node, value_node, path, depth, in_alias):
+                    result.update(item)
+                continue
+            if not isinstance(key_node, ScalarNode):
+                raise InputError(
+                    "mapping keys must be scalars", self.source, key_node.start_mark.line + 1
+                )
+            self._decode(key_node, in_alias)
+            key = _json_key(self.scalar(key_node), self.source, key_node)
+            if key in own:
+                shown = quoted_or_hidden(_short(key), self.secret())
+                raise InputError(
+                    f"duplicate key {shown}", self.source, key_node.start_mark.line + 1
+                )
+            own.add(key)
+            key_path = child(path, key)
+            self.key_line = self.lines[key_path] = key_node.start_mark.line + 1
+            result[key] = self.build(value_node, key_path, depth + 1, in_alias)
+        return result
+
+    def _merged(
+        self, key_node: Any, value_node: Any, path: str, depth: int, in_alias: bool
+    ) -> list[dict[Any, Any]]:
+        """The mappings a merge sets, in the order they are set: for a sequence, last first
+        (so the first one's keys win), as go-yaml decodes them; an alias must be a mapping's."""
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+        alias = id(value_node) in self.seen
+        if isinstance(value_node, SequenceNode) and not alias:
+            self.seen.add(id(value_node))  # not decoded itself: go-yaml decodes its items
+            parts = list(reversed(value_node.value))
+        else:
+            parts = [value_node]
+        merged = []
+        for part in parts:
+            if not isinstance(part, MappingNode):
+                raise InputError(
+                    "a merge key (<<) needs a mapping or a list of mappings",
+                    self.source,
+                    key_node.start_mark.line + 1,
+                )
+            merged.append(self.build(part, path, depth + 1, in_alias))
+        return merged
 
     def scalar(self, node: Any) -> Any:
         try:
@@ -526,6 +673,15 @@ class _Builder:
                         break
         self.sizes[id(node)] = total
         return total
+
+
+def _allowed_alias_ratio(decoded: int) -> float:
+    """go-yaml v2's share of decodes that may come from aliases (``allowedAliasRatio``)."""
+    if decoded <= 400_000:
+        return 0.99
+    if decoded >= 4_000_000:
+        return 0.10
+    return 0.99 - 0.89 * (decoded - 400_000) / 3_600_000
 
 
 def _json_key(key: Any, source: str, node: Any) -> str:

@@ -25,6 +25,7 @@ from kubectl_dgd.adapters.yamlload import (
     MAX_FILE_BYTES,
     Document,
     decode,
+    encoding_of,
     is_stream_path,
     load_text,
     parse_manifest,
@@ -87,6 +88,7 @@ class _Edit:
     graph: dict[str, Any]
     plan: RestartPlan
     output: str
+    encoding: str  # the file's: a UTF-16 file is written back in UTF-16
 
 
 def restart_file(
@@ -103,7 +105,7 @@ def restart_file(
     with locked_for_edit(path, MAX_FILE_BYTES) as snapshot:
         edit = _edit(snapshot.raw, path, request, now, name)
         if not dry_run:
-            atomic_write(path, edit.output, expected=snapshot)
+            atomic_write(path, edit.output, expected=snapshot, encoding=edit.encoding)
     return _result(path, edit, written=not dry_run, streamed=False)
 
 
@@ -130,8 +132,9 @@ def _edit(raw: bytes, path: str, request: RestartRequest, now: datetime, name: s
     if new_text is None:  # the document could not be cut out alone: edit and check it all
         new_text = set_spec_field(text, document.position, "restart", plan.restart, path)
         _verify(documents, parse_manifest(new_text, path), document.position, plan.restart, path)
-    prefix = "\ufeff" if raw.startswith(_BOM) else ""
-    return _Edit(text, new_text, graph, plan, prefix + new_text)
+    encoding = encoding_of(raw)
+    prefix = "\ufeff" if raw.startswith(_BOM) or encoding != "utf-8" else ""
+    return _Edit(text, new_text, graph, plan, prefix + new_text, encoding)
 
 
 def _graph_candidates(text: str, path: str) -> list[tuple[int, Document]] | None:

@@ -118,7 +118,7 @@ def unreadable_cases() -> list[Unreadable]:
             14,
             "duplicate key",
         ),
-        Unreadable("alias-bomb.yaml", _alias_bomb(), 5, "alias bomb"),
+        Unreadable("alias-bomb.yaml", _alias_bomb(), 4, "alias bomb"),
         Unreadable(
             "undefined-alias.yaml", head + b"      replicas: *nothing\n", 14, "malformed YAML"
         ),
@@ -131,7 +131,8 @@ def unreadable_cases() -> list[Unreadable]:
         Unreadable("deep-flow-mapping.yaml", b"{a: " * 60_000 + b"1" + b"}" * 60_000, 1, "nested"),
         Unreadable("binary.yaml", bytes(range(256)) * 64, None, "binary"),
         Unreadable("latin-1.yaml", head + "      type: caf\xe9\n".encode("latin-1"), 14, "UTF-8"),
-        Unreadable("utf-16.yaml", GRAPH_HEAD.encode("utf-16"), None, "binary"),
+        # kubectl reads UTF-16 only after a byte-order mark; without one it is binary.
+        Unreadable("utf-16-without-bom.yaml", GRAPH_HEAD.encode("utf-16-le"), None, "binary"),
         Unreadable(
             "control-character.yaml", head + b'      type: "\x07"\n', 14, "control characters"
         ),
@@ -258,7 +259,77 @@ def yaml_semantics_cases() -> list[tuple[str, str]]:
         ("int64-min", "-9223372036854775808"),
         ("merge-override", "{<<: {a: 1, b: 2}, a: 3}"),
         ("merge-list-first-wins", "{<<: [{a: 1}, {a: 2, b: 3}]}"),
+        ("merge-over-an-earlier-key", "{a: 3, <<: {a: 1}, b: 2}"),
+        ("anchor-redefined", "{a: &x [1], b: *x, c: &x [3], d: *x}"),
+        ("alias-as-key", "{x: &k a, *k : 2}"),
+        # ':' in flow collections: ruamel's C scanner refuses these, go-yaml reads them.
+        *FLOW_COLON_CASES,
+        ("flow-colon-before-indicator", "[a:, b:]"),
+        ("flow-key-without-space", "{a:b, c:d: e}"),
+        ("flow-quoted-key-adjacent", '["a":b, {"c":d}]'),
+        ("flow-times", "[12:30, 1:2:3, 2001-12-14t21:59:43.10-05:00]"),
+        ("flow-double-colon", "[a::b, fe80::1%eth0]"),
+        ("flow-url-as-key", "[http://x: 1]"),
+        ("flow-colon-then-newline", "[a:\n    b]"),
+        # The same words outside flow collections (the C scanner reads these).
+        ("block-url", "https://example.com/x"),
+        ("block-host-port", "0.0.0.0:8000"),
+        ("block-time-window", "02:00-04:00"),
+        ("quoted-url-in-flow", '["http://etcd:2379"]'),
     ]
+
+
+# The spellings of issue 21 (the last is an upstream Dynamo example's).
+FLOW_COLON_CASES = [
+    ("flow-host-port", "[--host, 0.0.0.0:8000]"),
+    ("flow-url", "[--etcd, http://etcd:2379]"),
+    ("flow-env-port", "[{name: ADDR, value: nats:4222}]"),
+    ("flow-annotation-url", "{docs: https://example.com/x}"),
+    ("flow-time-window", "{window: 02:00-04:00}"),
+    ("flow-grpc-endpoint", "[--grpc-endpoint, 127.0.0.1:50051]"),
+]
+
+
+# A graph using every flow-collection spelling of issue 21 (valid: kubectl reads it).
+FLOW_COLON_GRAPH = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: flow-colons
+  annotations: {docs: https://example.com/x, window: 02:00-04:00}
+spec:
+  components:
+    - name: Frontend
+      type: frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0
+              args: [--host, 0.0.0.0:8000, --etcd, http://etcd:2379, --grpc-endpoint, 127.0.0.1:50051]
+              env: [{name: ADDR, value: nats:4222}]
+"""
+
+
+def shared_template_graph(components: int = 25, env: int = 900) -> str:
+    """A graph whose workers share one anchored pod template: ``components`` x ~(5 x ``env``)
+    nodes, nearly all from aliases (25 x 900: about 113,000 nodes, 96 % aliased; the CRD allows
+    25 components)."""
+    variables = "".join(f"                - {{name: V{i}, value: v{i}}}\n" for i in range(env))
+    first = (
+        "    - name: Worker0\n      type: worker\n      podTemplate: &pod\n        spec:\n"
+        "          containers:\n            - name: main\n"
+        "              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0\n"
+        "              env:\n" + variables
+    )
+    others = "".join(
+        f"    - name: Worker{i}\n      type: worker\n      podTemplate: *pod\n"
+        for i in range(1, components)
+    )
+    return (
+        "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n"
+        "  name: shared-template\nspec:\n  components:\n" + first + others
+    )
 
 
 def harmless_cases() -> list[Harmless]:
@@ -276,6 +347,18 @@ def harmless_cases() -> list[Harmless]:
         ),
         Harmless("valid.json", _valid_json_graph(), 0, 1),
         Harmless("bom.yaml", "\ufeff".encode() + head, 0, 1),
+        Harmless(
+            "utf-16-le-bom.yaml",
+            "\ufeff".encode("utf-16-le") + GRAPH_HEAD.encode("utf-16-le"),
+            0,
+            1,
+        ),
+        Harmless(
+            "utf-16-be-bom.yaml",
+            "\ufeff".encode("utf-16-be") + GRAPH_HEAD.encode("utf-16-be"),
+            0,
+            1,
+        ),
         Harmless("crlf.yaml", head.replace(b"\n", b"\r\n"), 0, 1),
         Harmless("graph-between-nulls.yaml", b"--- null\n---\n" + head + b"--- ~\n", 0, 1),
     ]

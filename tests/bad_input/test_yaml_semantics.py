@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
+from kubectl_dgd.adapters.yamlload import load_file
 from tests.argocd.harness import run_plugin
-from tests.bad_input.corpus import GRAPH_HEAD, yaml_semantics_cases
+from tests.bad_input.corpus import GRAPH_HEAD, shared_template_graph, yaml_semantics_cases
 from tests.conftest import BIN, run_cli
 
 KUBECTL = BIN / "kubectl"
@@ -61,13 +62,25 @@ def _same(value: Any) -> Any:
 
 
 @pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl is installed in the dev venv")
-def test_the_plugin_reads_every_scalar_spelling_as_kubectl_does(tmp_path: Path) -> None:
+@pytest.mark.parametrize("layout", ["a-file-each", "one-stream", "one-stream-with-a-question-mark"])
+def test_the_plugin_reads_every_scalar_spelling_as_kubectl_does(
+    tmp_path: Path, layout: str
+) -> None:
+    """Every parser is compared (adapters/yamlfallback.py): a file each keeps most cases on
+    ruamel's C parser; in one stream the flow-colon cases send the stream to PyYAML's C parser,
+    and with a ``?`` anywhere in the text (here in a comment) to ruamel's pure-Python parser."""
     repo = tmp_path / "repo"
     app = repo / "apps" / "semantics"
     app.mkdir(parents=True)
-    manifest = app / "values.yaml"
-    manifest.write_text("---\n".join(_object(i, v) for i, (_, v) in enumerate(CASES)))
-    theirs = {o["metadata"]["name"]: o["spec"] for o in _kubectl_read(manifest)}
+    if layout.startswith("one-stream"):
+        comment = "# why?\n" if layout.endswith("question-mark") else ""
+        (app / "values.yaml").write_text(
+            comment + "---\n".join(_object(i, v) for i, (_, v) in enumerate(CASES))
+        )
+    else:
+        for i, (_, value) in enumerate(CASES):
+            (app / f"case-{i:03}.yaml").write_text(_object(i, value))
+    theirs = {o["metadata"]["name"]: o["spec"] for o in _kubectl_read(app)}
     run = run_plugin(repo, "apps/semantics")
     assert run.returncode == 0, run.stderr
     ours = {o["metadata"]["name"]: o["spec"] for o in run.objects}
@@ -77,7 +90,7 @@ def test_the_plugin_reads_every_scalar_spelling_as_kubectl_does(tmp_path: Path) 
         if _same(ours.get(f"c{i}")) != _same(theirs.get(f"c{i}"))
     ]
     assert differ == [], {
-        n: (ours[f"c{i}"], theirs[f"c{i}"]) for i, (n, _) in enumerate(CASES) if n in differ
+        n: (ours.get(f"c{i}"), theirs.get(f"c{i}")) for i, (n, _) in enumerate(CASES) if n in differ
     }
 
 
@@ -162,3 +175,58 @@ def test_duplicate_keys_in_json_are_refused(tmp_path: Path, text: str, line: int
     where = f"{path}:{line}" if line else f"{path}"
     assert f"error: {where}: " in result.stderr + result.stdout
     assert "duplicate key" in result.stderr + result.stdout
+
+
+_MOSTLY_ALIASES = (  # 200 aliases of a 1,000-item list: 99.4 % of the decodes are aliased
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nspec:\n"
+    f"  t: &t [{', '.join(['x'] * 1000)}]\n  a: [{', '.join(['*t'] * 200)}]\n"
+)
+
+
+@pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl is installed in the dev venv")
+@pytest.mark.parametrize(
+    ("text", "readable"),
+    [(shared_template_graph(), True), (_MOSTLY_ALIASES, False)],
+    ids=["graph-sharing-a-pod-template-96-percent-aliases", "99.4-percent-aliases"],
+)
+def test_aliases_are_limited_by_kubectls_ratio_rule(
+    tmp_path: Path, text: str, readable: bool
+) -> None:
+    """go-yaml v2 refuses a document once aliases pass 99 % of its decodes (over 100 aliased,
+    over 1,000 decoded); below that kubectl reads it, and so must we."""
+    path = tmp_path / "aliases.yaml"
+    path.write_text(text)
+    kubectl = subprocess.run(
+        [str(KUBECTL), "label", "--local", "-o", "json", "-f", str(path), "probe=1"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "KUBECONFIG": os.devnull},
+        timeout=120,
+        check=False,
+    )
+    ours = run_cli("validate", str(path))
+    if readable:
+        assert kubectl.returncode == 0, kubectl.stderr
+        assert ours.returncode != 2, ours.stderr
+        theirs = json.loads(kubectl.stdout)["spec"]
+        assert _same(load_file(str(path))[0].data["spec"]) == _same(theirs)
+    else:
+        assert "excessive aliasing" in kubectl.stderr
+        assert ours.returncode == 2
+        assert f"{path}:7: document contains excessive aliasing" in ours.stderr
+
+
+@pytest.mark.skipif(not KUBECTL.exists(), reason="kubectl is installed in the dev venv")
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_with_a_byte_order_mark_reads_as_kubectl_reads_it(
+    tmp_path: Path, encoding: str
+) -> None:
+    path = tmp_path / "utf16.yaml"
+    text = "---\n".join(_object(i, v) for i, (_, v) in enumerate(CASES))
+    path.write_bytes(("\ufeff" + text).encode(encoding))
+    theirs = {o["metadata"]["name"]: o["spec"] for o in _kubectl_read(path)}
+    ours = {d.data["metadata"]["name"]: d.data["spec"] for d in load_file(str(path))}
+    assert _same(ours) == _same(theirs)
+    without_bom = tmp_path / "no-bom.yaml"
+    without_bom.write_bytes(text.encode(encoding))
+    assert run_cli("validate", str(without_bom)).returncode == 2  # kubectl refuses it too

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -69,10 +70,22 @@ def test_crlf_files_keep_crlf_line_endings() -> None:
     assert edited.startswith(raw)
 
 
-def test_a_flow_style_spec_is_refused() -> None:
+def test_a_flow_style_spec_gets_the_entry_as_json_and_stays_json() -> None:
+    """kubectl reads JSON manifests; restart -f edits them (it refused them as not block YAML)."""
     text = (FIXTURES / "flow-spec.json").read_text()
-    with pytest.raises(InputError, match="not a block-style YAML mapping"):
-        set_spec_field(text, 0, "restart", {"id": "a"}, "f")
+    edited = set_spec_field(text, 0, "restart", {"id": "a"}, "f")
+    assert json.loads(edited)["spec"]["restart"] == {"id": "a"}
+    again = set_spec_field(edited, 0, "restart", {"id": "b"}, "f")
+    assert json.loads(again)["spec"]["restart"] == {"id": "b"}
+    assert again.replace('"b"', '"a"') == edited  # replaced where it stands
+    assert json.loads(set_spec_field('{"spec": {}}', 0, "restart", {"id": "c"}, "f")) == {
+        "spec": {"restart": {"id": "c"}}
+    }
+
+
+def test_a_spec_that_is_not_a_mapping_is_refused() -> None:
+    with pytest.raises(InputError, match="spec is not a YAML mapping"):
+        set_spec_field("spec: [1]\n", 0, "restart", {"id": "a"}, "f")
 
 
 _names = st.from_regex(r"[a-z][a-z0-9-]{0,8}", fullmatch=True)

@@ -15,9 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kubectl_dgd.adapters import yamlevents, yamlload
+from kubectl_dgd.adapters import yamlevents, yamlfallback, yamlload
 from kubectl_dgd.errors import InputError
-from tests.bad_input.corpus import harmless_cases, unreadable_cases, yaml_semantics_cases
+from tests.bad_input.corpus import (
+    FLOW_COLON_CASES,
+    harmless_cases,
+    unreadable_cases,
+    yaml_semantics_cases,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 STREAM = "\n---\n".join(
@@ -36,7 +41,12 @@ def _outcome(documents_of: object, text: str) -> object:
 
 
 def _node_path(text: str, source: str) -> list[yamlload.Document]:
-    return list(yamlload._node_documents(text, source))
+    """The node path alone, with the pure-Python parser where the C one refuses what kubectl
+    reads (as ``iter_text`` does)."""
+    try:
+        return list(yamlload._node_documents(text, source))
+    except yamlfallback.RefusedOnlyByC:
+        return list(yamlload._node_documents(text, source, 0, yamlload._pure_loader_class()))
 
 
 def _both(text: str) -> None:
@@ -163,3 +173,54 @@ def test_dumped_data_reads_the_same_on_both_paths(documents: list[object], flow:
     fast path's ground."""
     yaml = pytest.importorskip("yaml")
     _both(yaml.safe_dump_all(documents, default_flow_style=flow, allow_unicode=True))
+
+
+def test_a_colon_inside_a_flow_scalar_is_read_on_by_the_pure_parser_fast_path_included() -> None:
+    """The C parser refuses these; the pure-Python parser's events build them (the fast path),
+    equal to its node path, and documents before the refused one come from the C parser."""
+    pure = yamlload._pure_loader_class()
+    for _, value in FLOW_COLON_CASES:
+        text = f"a: 1\n---\nv: {value}\nw:\n  - x\n"
+        with pytest.raises(yamlevents.Unusual):
+            _fast(text)
+        built = list(yamlevents.documents(text, pure, yamlload._fast_resolver()))
+        nodes = list(yamlload._node_documents(text, "f.yaml", 0, pure))
+        assert [(d, lines, line, end) for d, lines, line, end in built] == [
+            (doc.data, doc.lines, doc.line, doc.end) for doc in nodes
+        ]
+        _both(text)
+        read = yamlload.load_text(text, "f.yaml")
+        assert [doc.line for doc in read] == [1, 3]
+        assert read[1].lines["w[0]"] == 5
+
+
+def test_the_two_parsers_share_one_resolver() -> None:
+    c, pure = yamlload._loader_class(), yamlload._pure_loader_class()
+    assert c.yaml_implicit_resolvers == pure.yaml_implicit_resolvers
+
+
+def test_pyyamls_c_parser_reads_what_it_reads_as_the_pure_parser_does() -> None:
+    """PyYAML's C parser reads on after ruamel's C parser only where it agrees with the
+    pure-Python one (go-yaml's flow rules); ``[a:]`` (which it refuses) and a ``?`` in the text
+    (which it would scan differently) go to the pure-Python parser."""
+    pyyaml, pure = yamlload._pyyaml_loader_class(), yamlload._pure_loader_class()
+    assert pyyaml is not None  # PyYAML with libyaml is a dependency
+    read_by_pyyaml = 0
+    for _, value in yaml_semantics_cases():
+        text = f"v: {value}\nw:\n  - {value}\n"
+        try:
+            built = list(yamlevents.documents(text, pyyaml, yamlload._fast_resolver()))
+        except yamlevents.Unusual:
+            continue
+        read_by_pyyaml += 1
+        nodes = list(yamlload._node_documents(text, "f.yaml", 0, pure))
+        assert [repr(b) for b in built] == [
+            repr((d.data, d.lines, d.line, d.end)) for d in nodes
+        ], value
+    assert read_by_pyyaml > 30
+    with pytest.raises(yamlevents.Unusual):
+        list(yamlevents.documents("v: [a:, b:]\n", pyyaml, yamlload._fast_resolver()))
+    assert [p for p, _ in yamlload._parsers("v: [a?b, c:d]\n")] == [
+        yamlload._loader_class(),
+        pure,
+    ]
