@@ -295,3 +295,28 @@ def test_the_native_minimum_is_read_as_grove_min_available_reads_it(
     assert (
         native_minimum({"providerOverride": {"apiVersion": "grove.io/v2", "value": value}}) is None
     )
+
+
+def test_a_role_whose_name_is_not_a_string_is_reported_not_raised() -> None:
+    """Hypothesis found ``roles: [{name: []}]`` raising TypeError in the role-replica default."""
+    from kubectl_dgd.adapters.crdfile import bundled_schemas
+    from kubectl_dgd.core.profile import Profile
+    from kubectl_dgd.core.validate.pipeline import validate_object
+
+    obj = {
+        "apiVersion": "nvidia.com/v1beta1",
+        "kind": "DynamoGraphDeployment",
+        "metadata": {"name": "g"},
+        "spec": {
+            "components": [
+                {
+                    "name": "w",
+                    "type": "worker",
+                    "multinode": {"nodeCount": 2},
+                    "roles": [{"name": []}],
+                }
+            ]
+        },
+    }
+    found = validate_object(obj, bundled_schemas("1.6"), Profile(operator_version="1.6"))
+    assert any(f.severity == "error" and "roles[0].name" in f.path for f in found)

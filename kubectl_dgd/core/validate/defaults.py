@@ -103,8 +103,10 @@ def _default_role_replicas(component: dict[str, Any]) -> None:
         return
     wanted = {"leader": 1, "worker": node_count(component) - 1}
     for role in roles:
-        if isinstance(role, dict) and role.get("replicas") is None and role.get("name") in wanted:
-            role["replicas"] = wanted[str(role["name"])]
+        name = role.get("name") if isinstance(role, dict) else None
+        # a name of the wrong type is the schema's to report, not a key to look up
+        if isinstance(name, str) and name in wanted and role.get("replicas") is None:
+            role["replicas"] = wanted[name]
 
 
 def _stamp_provider(
