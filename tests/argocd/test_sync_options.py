@@ -76,11 +76,32 @@ def test_no_example_sets_respect_ignore_differences(app: dict[str, Any]) -> None
     assert "RespectIgnoreDifferences=true" not in _options(app)
 
 
-def test_respect_ignore_differences_would_apply_the_live_component_list() -> None:
-    # Why the option is unsafe here: the live list replaces Git's, and the bump is lost.
+def test_respect_ignore_differences_applied_the_live_component_list_before_the_fix() -> None:
+    # Before 3.3.13/3.4.5/3.5.0: the live list replaces Git's, and the bump is lost.
     git, live = _with_image(git_graph(), NEW), _with_image(live_graph(), OLD)
+    applied = applied_by_sync(
+        git, live, system_rules(), ["RespectIgnoreDifferences=true"], restores_untouched=False
+    )
+    assert _image(applied) == OLD
+
+
+def test_respect_ignore_differences_still_loses_git_changes_when_a_rule_touches_gits_list() -> None:
+    # Since the fix Git's list comes back only if no rule changed it; Git's replicas beside a
+    # scaling adapter (which the kind ignores) are such a change, so the bump is still lost.
+    git, live = _with_image(git_graph(), NEW), _with_image(live_graph(), OLD)
+    assert "replicas" in git["spec"]["components"][1]
     applied = applied_by_sync(git, live, system_rules(), ["RespectIgnoreDifferences=true"])
     assert _image(applied) == OLD
+
+
+def test_respect_ignore_differences_keeps_git_changes_since_the_fix_when_no_rule_touches_them() -> (
+    None
+):
+    git, live = _with_image(git_graph(), NEW), _with_image(live_graph(), OLD)
+    del git["spec"]["components"][1]["replicas"]  # as the lint advises
+    applied = applied_by_sync(git, live, system_rules(), ["RespectIgnoreDifferences=true"])
+    assert _image(applied) == NEW
+    assert "replicas" not in applied["spec"]["components"][1]  # Git's list, as written
 
 
 def test_an_imperative_restart_is_no_drift() -> None:
