@@ -106,7 +106,10 @@ def test_image_bakes_plugin_yaml_runs_as_999_and_starts_the_cmp_server() -> None
     assert "COPY argocd-plugin/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml" in dockerfile
     assert "USER 999:999" in dockerfile
     assert 'ENTRYPOINT ["/var/run/argocd/argocd-cmp-server"]' in dockerfile
-    assert "FROM python:3.11-slim" in dockerfile
+    # One base for both stages, a build argument so it can be pinned by digest (README).
+    assert "ARG PYTHON_BASE=python:3.11-slim\n" in dockerfile
+    froms = [line for line in dockerfile.splitlines() if line.startswith("FROM ")]
+    assert froms == ["FROM ${PYTHON_BASE} AS build", "FROM ${PYTHON_BASE}"]
 
 
 def test_example_applications_name_the_plugin() -> None:
