@@ -87,7 +87,7 @@ class GenerateRequest:
     files: list[tuple[Path, str]]  # each manifest file and its name as shown in messages
     profile: Profile
     namespace: str  # the application's destination namespace ('' when Argo CD gave none)
-    app_label: str  # how messages name the application path
+    app_label: str  # where messages say the manifests are: "below the application path 'x'"
     listing_errors: list[str] = field(default_factory=list)
     served_apis: frozenset[str] = frozenset()  # empty: the cluster's APIs are unknown
     restart_id: str | None = None
@@ -107,12 +107,12 @@ def generate_objects(request: GenerateRequest) -> Outcome:
         outcome.warnings.extend(result.warnings)
     if not request.files and not request.listing_errors:
         outcome.errors.append(
-            f"no manifests (*.yaml, *.yml, *.json) below {request.app_label}; refusing to "
+            f"no manifests (*.yaml, *.yml, *.json) {request.app_label}; refusing to "
             "generate nothing, which would make Argo CD prune every resource of the application"
         )
     elif not outcome.entries and not outcome.errors:
         outcome.errors.append(
-            f"no Kubernetes objects below {request.app_label}; refusing to generate nothing, "
+            f"no Kubernetes objects {request.app_label}; refusing to generate nothing, "
             "which would make Argo CD prune every resource of the application"
         )
     _check_duplicates(outcome, request.namespace)
