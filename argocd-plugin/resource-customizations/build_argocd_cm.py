@@ -19,7 +19,7 @@ import yaml
 from kubectl_dgd.output.manifest_yaml import dump_stream
 
 HERE = Path(__file__).resolve().parent
-KIND_DIR = HERE / "nvidia.com" / "DynamoGraphDeployment"
+KIND_DIR = HERE.parent / "resource_customizations" / "nvidia.com" / "DynamoGraphDeployment"
 KEY = "nvidia.com_DynamoGraphDeployment"
 OUTPUT = HERE / "argocd-cm.yaml"
 SIDECAR_PATCH = HERE.parent / "kustomize" / "repo-server-patch.yaml"

@@ -24,7 +24,7 @@ from tests.argocd.health_variants import variants
 
 ROOT = Path(__file__).resolve().parents[2]
 KIND_DIR = (
-    ROOT / "argocd-plugin" / "resource-customizations" / "nvidia.com" / "DynamoGraphDeployment"
+    ROOT / "argocd-plugin" / "resource_customizations" / "nvidia.com" / "DynamoGraphDeployment"
 )
 STATUS = ROOT / "manifests" / "examples" / "status"
 RESTARTED_ID = "0001-01-01T00:00:00Z"  # what the test normaliser puts in place of the clock

@@ -29,7 +29,7 @@ from tests.argocd.test_upstream_layout import RESTARTED_ID, normalize
 
 ROOT = Path(__file__).resolve().parents[2]
 KIND_DIR = (
-    ROOT / "argocd-plugin" / "resource-customizations" / "nvidia.com" / "DynamoGraphDeployment"
+    ROOT / "argocd-plugin" / "resource_customizations" / "nvidia.com" / "DynamoGraphDeployment"
 )
 ACTIONS = KIND_DIR / "actions"
 

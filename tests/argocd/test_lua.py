@@ -27,7 +27,9 @@ from tests.argocd.health_variants import variants
 
 ROOT = Path(__file__).resolve().parents[2]
 CUSTOM = ROOT / "argocd-plugin" / "resource-customizations"
-KIND_DIR = CUSTOM / "nvidia.com" / "DynamoGraphDeployment"
+KIND_DIR = (
+    ROOT / "argocd-plugin" / "resource_customizations" / "nvidia.com" / "DynamoGraphDeployment"
+)
 STATUS_FIXTURES = sorted((ROOT / "manifests" / "examples" / "status").glob("*.yaml"))
 
 

@@ -26,7 +26,7 @@ pytest.importorskip("lupa.luajit21")
 from tests.argocd.argocd_lua import ArgoLua, LuaScriptError, resource_action
 
 ROOT = Path(__file__).resolve().parents[2]
-CUSTOMIZATIONS = ROOT / "argocd-plugin" / "resource-customizations"
+CUSTOMIZATIONS = ROOT / "argocd-plugin" / "resource_customizations"
 KIND_DIR = CUSTOMIZATIONS / "nvidia.com" / "DynamoGraphDeployment"
 RESTARTED_ID = "0001-01-01T00:00:00Z"
 
