@@ -10,8 +10,8 @@ never syncs again. That is why every example Application applies server-side.
 
 kubectl runs against the test API server (tests/apiserver), which records each request's body:
 the patch is kubectl's own. Server-side apply's per-component merge is the real API server's
-work (``spec.components`` is a list keyed by ``name``); its half of the comparison runs on the
-real control plane (tests/realcluster), not here.
+work (``spec.components`` is a list keyed by ``name``): both applies run on the real control
+plane in tests/realcluster/test_argocd_apply.py.
 """
 
 from __future__ import annotations
