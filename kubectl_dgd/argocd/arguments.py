@@ -35,7 +35,13 @@ def parse(argv: list[str], prog: str) -> tuple[str, str]:
         "as admission would on create, and print all objects. Parameters come from "
         "ARGOCD_APP_PARAMETERS, PARAM_*, ARGOCD_ENV_DGD_* and DGD_*.",
     )
-    gen.add_argument("path", nargs="?", default=".", help="application path (default: .)")
+    gen.add_argument(
+        "path",
+        nargs="?",
+        default=".",
+        help="application path (default: .); - reads one YAML stream from standard input, "
+        "e.g. the output of helm template or kustomize build",
+    )
     par = commands.add_parser(
         "parameters",
         help="print the dynamic parameter announcements (JSON) for Argo CD's UI",

@@ -24,12 +24,21 @@ MAX_WARNINGS_SHOWN = 20
 TEST_CGROUP_ROOT = "DGD_TEST_CGROUP_ROOT"
 
 
+STDIN = Path("-")  # `generate -`: one YAML stream on standard input (helm template | ...)
+STDIN_SHOWN = "<stdin>"
+
+
 def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
     """Everything ``generate`` does except printing; raises UsageError for bad parameters."""
     settings = read_settings(env)
     served = api_versions(env)
-    source = locate(app_dir, env)
-    listing = list_manifests(source)
+    if app_dir == STDIN:
+        files, listing_errors, label = [(STDIN, STDIN_SHOWN)], [], "on standard input"
+    else:
+        source = locate(app_dir, env)
+        listing = list_manifests(source)
+        files = [(path, source.display(path)) for path in listing.files]
+        listing_errors, label = [f"{e}" for e in listing.errors], _app_label(env)
     preview = None
     if settings.children == "preview":
         from kubectl_dgd.argocd.preview import preview_configmap
@@ -37,11 +46,11 @@ def generate(app_dir: Path, env: Mapping[str, str]) -> Outcome:
         preview = preview_configmap
     outcome = generate_objects(
         GenerateRequest(
-            files=[(path, source.display(path)) for path in listing.files],
+            files=files,
             profile=settings.profile(served),
             namespace=env.get("ARGOCD_APP_NAMESPACE", ""),
-            app_label=_app_label(env),
-            listing_errors=[f"{e}" for e in listing.errors],
+            app_label=label,
+            listing_errors=listing_errors,
             served_apis=served,
             restart_id=settings.restart_id,
             restart_strategy=settings.restart_strategy,
@@ -74,7 +83,7 @@ def _sizing(env: Mapping[str, str]) -> Sizing:
 
 def _app_label(env: Mapping[str, str]) -> str:
     path = env.get("ARGOCD_APP_SOURCE_PATH", "").strip()
-    return f"the application path {path!r}" if path else "the application path"
+    return f"below the application path {path!r}" if path else "below the application path"
 
 
 def capped(lines: list[str], limit: int, noun: str) -> list[str]:

@@ -11,12 +11,18 @@ condition):
 2. ``metadata.deletionTimestamp`` set                         -> Progressing "Deleting"
 3. no ``status`` mapping                                      -> Progressing
    "Waiting for the operator to report status"
-4. Degraded, first match of:
+4. a failure, first match of:
    a. ``status.state == "failed"``                            -> "<reason>: <message>" (or
       "<reason>", or "Reconcile failed" without a Ready condition reason)
    b. Ready False with a failure reason (phase.FAILURE_REASONS) -> "<reason>: <message>"
    c. ``status.rollingUpdate.phase == "Failed"``              -> "Rolling update failed"
    d. ``status.restart.phase == "Failed"`` for the spec id    -> "Restart <id> failed"
+   is Degraded only when it comes back on every retry until something changes (c, d, and the
+   reasons of phase.PERMANENT_FAILURE_REASONS: the children could not be built or applied from
+   this spec, a rolling update failed, no multinode orchestrator, the workload provider
+   unavailable or unsupported); any other (the worker hash, the finalizer, no reason) is
+   Progressing with the same message: the operator retries that step with backoff, and Argo CD
+   aborts a sync with waves or hooks at the first Degraded resource.
 5. ``status.observedGeneration`` < ``metadata.generation``     -> Progressing
    "Waiting for the operator to observe generation <g> (observed <o>)"
 6. ``status.rollingUpdate.phase`` Pending or InProgress       -> Progressing
@@ -26,8 +32,10 @@ condition):
    "Restart <id> requested"
 8. ``status.restart.phase`` is Restarting or Pending          -> Progressing
    "Restart <id> in progress: <inProgress joined with ", ">"
-9. every spec component has ``replicas: 0`` (and there is one) -> Suspended
-   "All components are scaled to zero"
+9. every spec component has ``replicas: 0`` (and there is one) -> Healthy
+   "All components are scaled to zero" (not Suspended: a sync with waves or hooks waits for
+   Healthy and has no timeout by default, and an ApplicationSet progressive sync needs
+   Healthy; Argo CD's own CronJob check answers Healthy "CronJob is Suspended" for that reason)
 10. Ready True (or rule 13's case) but a spec component reports fewer ready replicas than it
     desires (counted by kind: available replicas for a PodCliqueScalingGroup, ready ones
     otherwise; unreported counts 0)                           -> Progressing
@@ -66,12 +74,12 @@ def phase_health(phase: Phase) -> tuple[HealthStatus, str]:
     if not phase.reported:
         return "Progressing", "Waiting for the operator to report status"
     if phase.failure:
-        return "Degraded", phase.failure
+        return ("Degraded" if phase.failure_permanent else "Progressing"), phase.failure
     progressing = _progressing(phase)
     if progressing:
         return "Progressing", progressing
     if phase.suspended:
-        return "Suspended", "All components are scaled to zero"
+        return "Healthy", "All components are scaled to zero"
     if phase.condition_ready and not phase.components_ready:
         waiting = ", ".join(c.name for c in phase.components if not c.is_ready)
         return (

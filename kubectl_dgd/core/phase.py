@@ -41,7 +41,22 @@ FINISHED_RESTART_PHASES = frozenset({RESTART_COMPLETED, RESTART_SUPERSEDED})
 STATE_FAILED = "failed"
 STATE_SUCCESSFUL = "successful"
 
-# Ready reasons the operator writes when reconciling failed.
+# Ready reasons the operator writes when reconciling failed. Those that come back on every retry
+# until something changes (in Git or in the cluster's installation) are permanent: building or
+# applying the children from this spec failed (a backend mismatch, a child the API refuses), a
+# rolling update failed, the orchestrator or workload provider is missing. The others (the worker
+# hash could not be read or migrated, the finalizer could not run, a failure without a reason)
+# are errors of a step the operator retries with backoff, so a health check must not call them
+# Degraded: Argo CD aborts a sync with waves or hooks at the first Degraded resource.
+PERMANENT_FAILURE_REASONS = frozenset(
+    {
+        "failed_to_reconcile_the_resources",
+        "rolling_update_failed",
+        "no_multinode_orchestrator_available",
+        "selected_workload_provider_unavailable",
+        "unsupported_workload_provider",
+    }
+)
 FAILURE_REASONS = frozenset(
     {
         "failed_to_reconcile_the_resources",
@@ -80,6 +95,8 @@ class Phase:
     ready_condition: Condition | None
     # Why the graph failed, in the health check's words ("" when it did not).
     failure: str
+    # The failure is one the operator will not get past by retrying (see PERMANENT_FAILURE_REASONS).
+    failure_permanent: bool
     generation: int | None
     observed_generation: int | None
     rollout_phase: str  # "" when none
@@ -93,8 +110,9 @@ class Phase:
 
     @property
     def failed(self) -> bool:
-        """Failed, and not on its way out (a graph being deleted is only being deleted)."""
-        return self.reported and not self.deleting and bool(self.failure)
+        """Failed for good (a failure the operator retries is still in flight), and not on its
+        way out (a graph being deleted is only being deleted)."""
+        return self.reported and not self.deleting and bool(self.failure) and self.failure_permanent
 
     @property
     def unobserved(self) -> bool:
@@ -170,7 +188,7 @@ class Phase:
     def settled(self) -> bool:
         """Nothing left to wait for: reported, not deleting, not failed, not in flight, and
         ready (or scaled to zero on purpose)."""
-        if not self.reported or self.deleting or self.failed or self.in_flight:
+        if not self.reported or self.deleting or self.failure or self.in_flight:
             return False
         return self.suspended or self.ready
 
@@ -187,6 +205,7 @@ def graph_phase(graph: Graph) -> Phase:
         state=status.state if status else None,
         ready_condition=ready,
         failure=_failure(graph, ready) if status else "",
+        failure_permanent=_failure_permanent(graph, ready) if status else False,
         generation=graph.generation,
         observed_generation=status.observed_generation if status else None,
         rollout_phase=(rolling.phase or "") if rolling else "",
@@ -203,6 +222,23 @@ def graph_phase(graph: Graph) -> Phase:
 def _readiness(graph: Graph, name: str, desired: int) -> ComponentReadiness:
     observed = graph.observed(name)
     return ComponentReadiness(name, desired, observed.ready_count if observed else 0)
+
+
+def _failure_permanent(graph: Graph, ready: Condition | None) -> bool:
+    """Whether ``_failure``'s answer is one the operator cannot retry past (same order)."""
+    assert graph.status is not None
+    status = graph.status
+    reason = ready.reason if ready else None
+    if status.state == STATE_FAILED or (
+        ready and ready.status == "False" and reason in FAILURE_REASONS
+    ):
+        return reason in PERMANENT_FAILURE_REASONS
+    if status.rolling_update and status.rolling_update.phase == ROLLOUT_FAILED:
+        return True
+    restart = status.restart
+    return bool(
+        restart and restart.phase == RESTART_FAILED and restart.observed_id == graph.restart_id
+    )
 
 
 def _failure(graph: Graph, ready: Condition | None) -> str:

@@ -87,7 +87,7 @@ class GenerateRequest:
     files: list[tuple[Path, str]]  # each manifest file and its name as shown in messages
     profile: Profile
     namespace: str  # the application's destination namespace ('' when Argo CD gave none)
-    app_label: str  # how messages name the application path
+    app_label: str  # where messages say the manifests are: "below the application path 'x'"
     listing_errors: list[str] = field(default_factory=list)
     served_apis: frozenset[str] = frozenset()  # empty: the cluster's APIs are unknown
     restart_id: str | None = None
@@ -107,12 +107,12 @@ def generate_objects(request: GenerateRequest) -> Outcome:
         outcome.warnings.extend(result.warnings)
     if not request.files and not request.listing_errors:
         outcome.errors.append(
-            f"no manifests (*.yaml, *.yml, *.json) below {request.app_label}; refusing to "
+            f"no manifests (*.yaml, *.yml, *.json) {request.app_label}; refusing to "
             "generate nothing, which would make Argo CD prune every resource of the application"
         )
     elif not outcome.entries and not outcome.errors:
         outcome.errors.append(
-            f"no Kubernetes objects below {request.app_label}; refusing to generate nothing, "
+            f"no Kubernetes objects {request.app_label}; refusing to generate nothing, "
             "which would make Argo CD prune every resource of the application"
         )
     _check_duplicates(outcome, request.namespace)
@@ -129,6 +129,7 @@ def generate_objects(request: GenerateRequest) -> Outcome:
         _stamp_restart(outcome, graphs, request.restart_id, request.restart_strategy)
         if outcome.errors:
             return outcome
+    _mark_restart_from_git(graphs)
     if request.preview is not None:
         _add_previews(outcome, request.preview, request.profile, request.namespace)
         _check_duplicates(outcome, request.namespace)
@@ -340,6 +341,24 @@ def _check_duplicates(outcome: Outcome, namespace: str) -> None:
             )
         else:
             first[key] = entry
+
+
+# On a graph whose spec.restart comes from Git (the restart-id parameter, or written in the
+# files): the Argo CD restart actions read it and stay disabled, since a restart clicked on such
+# a graph is undone by the next sync (and with selfHeal it restarts twice).
+RESTART_FROM_ANNOTATION = "kubectl-dgd.nvidia.com/restart-from"
+
+
+def _mark_restart_from_git(graphs: list[Entry]) -> None:
+    for entry in graphs:
+        spec = entry.obj.get("spec")
+        restart = spec.get("restart") if isinstance(spec, dict) else None
+        if isinstance(restart, dict) and restart.get("id"):
+            metadata = entry.obj.setdefault("metadata", {})
+            annotations = metadata.get("annotations")
+            if not isinstance(annotations, dict):
+                annotations = metadata["annotations"] = {}
+            annotations[RESTART_FROM_ANNOTATION] = "git"
 
 
 def _stamp_restart(

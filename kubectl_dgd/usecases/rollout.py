@@ -81,6 +81,8 @@ def _waiting(phase: Phase) -> str:
     if phase.restart_requested or phase.restart_active:
         busy = ", ".join(phase.restart_in_progress) if not phase.restart_requested else ""
         return f"restart {phase.restart_id or phase.restart_observed_id} ({busy or 'not started'})"
+    if phase.failure:  # not a failure for good (phase.failed): the operator retries the step
+        return f"the operator retries after: {phase.failure}"
     if not phase.settled:
         message = phase.ready_condition.message if phase.ready_condition else None
         detail = f" ({message})" if message else ""

@@ -15,7 +15,11 @@ modver() { (cd "$tools/$1" && go list -m -f '{{.Version}}' "$2"); }
 k8s=$(modver k8s k8s.io/kubernetes)
 etcd=$(modver etcd go.etcd.io/etcd/server/v3)
 kwok=$(modver kwok sigs.k8s.io/kwok)
-sums=$(cat "$tools"/*/go.mod "$tools"/*/go.sum | sha256sum | cut -c1-12)
+# The control plane's own modules only: another module under tools/ (argocd-lua) must not
+# change this key and send every machine into a rebuild.
+files=()
+for ext in mod sum; do for m in etcd k8s kwok; do files+=("$tools/$m/go.$ext"); done; done
+sums=$(cat "${files[@]}" | sha256sum | cut -c1-12)
 key="k8s${k8s#v}-etcd${etcd#v}-kwok${kwok#v}-$(go env GOVERSION)-$sums"
 out="${KDGD_K8S_CACHE:-$HOME/.cache/kubectl-dgd/k8s}/$key/bin"
 names=(kube-apiserver kube-controller-manager kube-scheduler etcd kwok)

@@ -28,6 +28,7 @@ class RequestRecord:
     user_agent: str = ""
     # Every header as sent, repeated ones kept in order (Impersonate-Group comes once per group).
     headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""  # as sent (a PATCH's patch, as the client computed it)
 
     def header_values(self, name: str) -> list[str]:
         return [v for k, v in self.headers if k.lower() == name.lower()]

@@ -276,6 +276,7 @@ class Handler(BaseHTTPRequestHandler):
             accept=self.headers.get("Accept", ""),
             user_agent=self.headers.get("User-Agent", ""),
             headers=tuple(self.headers.items()),
+            body=body,
         )
         self.api._log(record)
         self._record = record

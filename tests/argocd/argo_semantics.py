@@ -11,6 +11,9 @@ controller/sync.go):
   normalised live object; that difference (a merge patch) is applied onto the normalised target,
   and the result is what the sync applies. A CRD has no patch merge keys, so a list is replaced
   whole: a patch that touches anything inside ``spec.components[]`` carries the live list.
+  Since 3.3.13, 3.4.5 and 3.5.0 (argo-cd#27136) the sync then puts back every field of the
+  target that the normalizer left untouched, field by field down the maps; a list is one field,
+  so ``spec.components`` comes back from Git only if no rule changed anything in Git's list.
 
 gojq itself runs (Debian's ``gojq`` package): not jq, whose ``del`` on an explicit ``null``
 differs from gojq before 0.12.19, the version Argo CD v3.1 to v3.4 ship.
@@ -124,14 +127,45 @@ def out_of_sync(target: dict[str, Any], live: dict[str, Any], rules: list[Rule])
     return normalize(target, rules) != normalize(live, rules)
 
 
+def _restore_untouched(
+    patched: dict[str, Any],
+    original: dict[str, Any],
+    normalized: dict[str, Any],
+    normalized_live: dict[str, Any],
+) -> None:
+    """The target's fields the normalizer did not change win over the live patch's (maps are
+    walked into; anything else, a list included, is one field). Live-only keys the normalizer
+    kept are dropped again."""
+    for key, value in original.items():
+        got, norm = patched.get(key), normalized.get(key)
+        if isinstance(got, dict) and isinstance(value, dict) and isinstance(norm, dict):
+            live_value = normalized_live.get(key)
+            _restore_untouched(got, value, norm, live_value if isinstance(live_value, dict) else {})
+            continue
+        if key in normalized and norm == value and (key not in patched or got != value):
+            patched[key] = copy.deepcopy(value)
+    for key in [k for k in patched if k not in original and k in normalized_live]:
+        del patched[key]
+
+
 def applied_by_sync(
-    target: dict[str, Any], live: dict[str, Any], rules: list[Rule], sync_options: list[str]
+    target: dict[str, Any],
+    live: dict[str, Any],
+    rules: list[Rule],
+    sync_options: list[str],
+    *,
+    restores_untouched: bool = True,
 ) -> dict[str, Any]:
-    """What a sync sends to the API server for ``target`` given the ``live`` object."""
+    """What a sync sends to the API server for ``target`` given the ``live`` object, by a
+    release with argo-cd#27136 (``restores_untouched``) or one before it."""
     if "RespectIgnoreDifferences=true" not in sync_options:
         return copy.deepcopy(target)
     live = {k: v for k, v in live.items() if k != "status"}
-    live_patch = create_merge_patch(normalize(live, rules), live)
-    patched = apply_merge_patch(normalize(target, rules), live_patch)
+    normalized_live = normalize(live, rules)
+    normalized_target = normalize(target, rules)
+    live_patch = create_merge_patch(normalized_live, live)
+    patched = apply_merge_patch(normalized_target, live_patch)
     assert isinstance(patched, dict)
+    if restores_untouched:
+        _restore_untouched(patched, target, normalized_target, normalized_live)
     return patched

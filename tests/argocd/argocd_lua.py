@@ -3,12 +3,14 @@
 What Argo CD's util/lua/lua.go gives a script, and what this VM gives it:
 
 - ``open_libs=False`` (a customization from argocd-cm, and every action test upstream): only
-  the package, base and table libraries. Argo CD's safe os library is *registered under the
-  table library's name*, so ``table.time``/``table.date`` exist and the global ``os`` is nil;
-  ``require("os")`` yields a table with only ``time`` and ``date``. No string library, and so
-  no string methods (``("x"):upper()`` fails).
+  the package, base and table libraries. Argo CD registers its safe os library under the table
+  library's name, which gopher-lua's RegisterModule ignores once the table library is loaded:
+  so there is no ``table.time``/``table.date`` and no global ``os``; ``require("os")`` yields a
+  table with only ``time`` and ``date``. No string library, and so no string methods
+  (``("x"):upper()`` fails). tests/argocd/test_argocd_vm.py checks all of this against
+  gopher-lua itself (tools/argocd-lua).
 - ``open_libs=True`` (built-in scripts, and upstream's health and discovery tests): every
-  standard library, plus the same ``table.time``/``table.date``.
+  standard library.
 - The object is the global ``obj`` (JSON nulls become nil, so their keys are absent); action
   parameters are the global ``actionParams``; the script is run as a chunk and its return value
   is encoded as JSON (a sequence becomes an array, an empty table ``[]``); an error's message is
@@ -62,7 +64,6 @@ _BASE = [
 _SETUP = """
 local open_libs = ...
 local safe_os = {time = os.time, date = os.date}
-table.time, table.date = os.time, os.date
 if not open_libs then
   local keep = {}
   for _, name in ipairs(KEEP) do keep[name] = true end

@@ -19,11 +19,12 @@ import yaml
 
 from kubectl_dgd.core.health import health
 from kubectl_dgd.output.manifest_yaml import dump_stream
+from kubectl_dgd.usecases.generate import RESTART_FROM_ANNOTATION
 from tests.argocd.health_variants import variants
 
 ROOT = Path(__file__).resolve().parents[2]
 KIND_DIR = (
-    ROOT / "argocd-plugin" / "resource-customizations" / "nvidia.com" / "DynamoGraphDeployment"
+    ROOT / "argocd-plugin" / "resource_customizations" / "nvidia.com" / "DynamoGraphDeployment"
 )
 STATUS = ROOT / "manifests" / "examples" / "status"
 RESTARTED_ID = "0001-01-01T00:00:00Z"  # what the test normaliser puts in place of the clock
@@ -66,6 +67,8 @@ def action_files() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     lpx = copy.deepcopy(healthy)
     lpx["spec"]["components"][0]["type"] = "lpx"
     rolling = _load("rolling-update-in-progress")
+    from_git = copy.deepcopy(ordered)
+    from_git["metadata"].setdefault("annotations", {})[RESTART_FROM_ANNOTATION] = "git"
     data = {
         "healthy.yaml": healthy,
         "healthy-restarted.yaml": _restarted(healthy, {"type": "Sequential"}),
@@ -76,29 +79,36 @@ def action_files() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
         "lpx.yaml": lpx,
         "lpx-restarted-parallel.yaml": _restarted(lpx, {"type": "Parallel"}),
         "rolling-update.yaml": rolling,
+        "restart-from-git.yaml": from_git,
     }
 
-    def offered(sequential: bool, parallel: bool) -> list[dict[str, Any]]:
+    def offered(sequential: bool, parallel: bool, why: str = "") -> list[dict[str, Any]]:
         return [
             {
                 "name": "restart",
                 "disabled": not sequential,
                 "iconClass": "fa fa-fw fa-redo",
-                "displayName": "Restart (one component at a time)",
+                "displayName": "Restart (one component at a time)" + why,
             },
             {
                 "name": "restart-parallel",
                 "disabled": not parallel,
                 "iconClass": "fa fa-fw fa-forward",
-                "displayName": "Restart (all components at once)",
+                "displayName": "Restart (all components at once)" + why,
             },
         ]
+
+    git_why = " - disabled: the restart id comes from Git (change restart-id instead)"
 
     tests = {
         "discoveryTests": [
             {"inputPath": "testdata/healthy.yaml", "result": offered(True, True)},
             {"inputPath": "testdata/lpx.yaml", "result": offered(False, True)},
             {"inputPath": "testdata/rolling-update.yaml", "result": offered(False, False)},
+            {
+                "inputPath": "testdata/restart-from-git.yaml",
+                "result": offered(False, False, git_why),
+            },
         ],
         "actionTests": [
             {
@@ -121,6 +131,17 @@ def action_files() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
                 "expectedErrorMessage": "spec.restart.strategy.type must be Parallel when the "
                 "graph contains LPX components; use the restart-parallel action",
             },
+        ]
+        + [
+            {
+                "action": action,
+                "inputPath": "testdata/restart-from-git.yaml",
+                "expectedErrorMessage": "the restart id of this graph comes from Git; change the "
+                "restart-id parameter instead (a restart made here is undone by the next sync)",
+            }
+            for action in ("restart", "restart-parallel")
+        ]
+        + [
             {
                 "action": "restart-parallel",
                 "inputPath": "testdata/rolling-update.yaml",

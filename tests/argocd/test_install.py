@@ -106,7 +106,10 @@ def test_image_bakes_plugin_yaml_runs_as_999_and_starts_the_cmp_server() -> None
     assert "COPY argocd-plugin/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml" in dockerfile
     assert "USER 999:999" in dockerfile
     assert 'ENTRYPOINT ["/var/run/argocd/argocd-cmp-server"]' in dockerfile
-    assert "FROM python:3.11-slim" in dockerfile
+    # One base for both stages, a build argument so it can be pinned by digest (README).
+    assert "ARG PYTHON_BASE=python:3.11-slim\n" in dockerfile
+    froms = [line for line in dockerfile.splitlines() if line.startswith("FROM ")]
+    assert froms == ["FROM ${PYTHON_BASE} AS build", "FROM ${PYTHON_BASE}"]
 
 
 def test_example_applications_name_the_plugin() -> None:
@@ -277,3 +280,35 @@ def test_helm_values_carry_the_same_sidecar_and_customizations() -> None:
     assert [v["name"] for v in values["repoServer"]["volumes"]] == ["dgd-cmp-tmp"]
     cm = yaml.safe_load((PLUGIN / "resource-customizations" / "argocd-cm.yaml").read_text())
     assert values["configs"]["cm"] == cm["data"]
+
+
+def test_openshift_argocd_resource_carries_the_same_sidecar_and_customizations() -> None:
+    # The Argo CD operator (OpenShift GitOps) writes argocd-cm from the ArgoCD resource's typed
+    # fields; the same scripts and rules must land under the same keys.
+    text = (PLUGIN / "openshift" / "argocd.yaml").read_text()
+    assert text == _build_module().build_openshift(), "run build_argocd_cm.py"
+    argocd = yaml.safe_load(text)
+    assert (argocd["apiVersion"], argocd["kind"]) == ("argoproj.io/v1beta1", "ArgoCD")
+    spec = argocd["spec"]
+    cm = yaml.safe_load((PLUGIN / "resource-customizations" / "argocd-cm.yaml").read_text())["data"]
+    key = "nvidia.com_DynamoGraphDeployment"
+    ((health,), (actions,), (ignore,)) = (
+        spec["resourceHealthChecks"],
+        spec["resourceActions"],
+        spec["resourceIgnoreDifferences"]["resourceIdentifiers"],
+    )
+    assert health["check"] == cm[f"resource.customizations.health.{key}"]
+    assert actions["action"] == cm[f"resource.customizations.actions.{key}"]
+    assert ignore["customization"] == yaml.safe_load(
+        cm[f"resource.customizations.ignoreDifferences.{key}"]
+    )
+    assert {(x["group"], x["kind"]) for x in (health, actions, ignore)} == {
+        ("nvidia.com", "DynamoGraphDeployment")
+    }
+    ops = yaml.safe_load((PLUGIN / "kustomize" / "repo-server-patch.yaml").read_text())
+    patch_container = next(op["value"] for op in ops if op["path"].endswith("/containers/-"))
+    (container,) = spec["repo"]["sidecarContainers"]
+    assert container["command"] == patch_container["command"]
+    assert container["volumeMounts"] == patch_container["volumeMounts"]
+    assert "runAsUser" not in container["securityContext"]  # the SCC assigns the UID
+    assert container["securityContext"]["runAsNonRoot"] is True

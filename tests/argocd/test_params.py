@@ -171,6 +171,20 @@ def test_restart_id_stamps_spec_restart_on_every_graph() -> None:
     assert "spec.restart must be unset on create" in run.stderr
 
 
+def test_a_restart_id_from_git_is_stamped_so_the_restart_actions_stay_disabled() -> None:
+    # The discovery script reads this annotation on the live graph (test_argocd_vm.py runs it).
+    stamped = run_plugin(
+        FIXTURE_REPO, "apps/plain", parameters=[{"name": "restart-id", "string": "r-1"}]
+    )
+    assert stamped.returncode == 0, stamped.stderr
+    assert [o["metadata"]["annotations"] for o in stamped.objects] == [
+        {"kubectl-dgd.nvidia.com/restart-from": "git"}
+    ] * 2
+    plain = run_plugin(FIXTURE_REPO, "apps/plain")
+    assert plain.returncode == 0, plain.stderr
+    assert all("annotations" not in o["metadata"] for o in plain.objects)
+
+
 def test_restart_strategy_parallel_from_plugin_env() -> None:
     run = run_plugin(
         FIXTURE_REPO,

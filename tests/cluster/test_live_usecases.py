@@ -162,6 +162,19 @@ def test_rollout_state_waits_for_ready_components() -> None:
     assert not state.done and "2 of 3 components ready" in state.line
 
 
+def test_rollout_state_waits_through_a_failure_the_operator_retries() -> None:
+    obj = graph()
+    obj["status"]["state"] = "failed"
+    ready = next(c for c in obj["status"]["conditions"] if c["type"] == "Ready")
+    ready.update(status="False", reason="failed_to_initialize_worker_hash", message="timeout")
+    state = rollout_state(obj)
+    assert (state.done, state.failed) == (False, False)
+    assert "the operator retries after: failed_to_initialize_worker_hash: timeout" in state.line
+    ready["reason"] = "failed_to_reconcile_the_resources"  # comes back on every retry
+    state = rollout_state(obj)
+    assert (state.done, state.failed) == (False, True)
+
+
 def test_rollout_state_waits_for_a_pending_restart() -> None:
     obj = graph(restart={"id": "r2"})
     obj["status"]["restart"] = {"observedID": "r1", "phase": "Completed"}

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kubectl_dgd.core.health import health
+from kubectl_dgd.core.phase import FAILURE_REASONS, PERMANENT_FAILURE_REASONS
 from tests.unit.status_fixtures import saved
 
 # Every saved example and the verdict Argo CD should show for it.
@@ -69,10 +70,63 @@ def test_failure_beats_a_running_rolling_update() -> None:
     assert health(obj) == ("Degraded", "rolling_update_failed: new pods crash")
 
 
-def test_failed_state_without_a_ready_reason_is_degraded() -> None:
+def test_failed_state_without_a_ready_reason_is_progressing() -> None:
+    # Nothing says the failure will come back: the operator retries, and a Degraded would abort
+    # a sync with waves or hooks at once.
     obj = saved("failed")
     obj["status"]["conditions"] = []
-    assert health(obj) == ("Degraded", "Reconcile failed")
+    assert health(obj) == ("Progressing", "Reconcile failed")
+
+
+# Each failure reason the operator writes, and whether it comes back on every retry until
+# something changes (Degraded) or names a step the operator retries (Progressing).
+REASON_VERDICTS = {
+    "failed_to_reconcile_the_resources": "Degraded",
+    "rolling_update_failed": "Degraded",
+    "no_multinode_orchestrator_available": "Degraded",
+    "selected_workload_provider_unavailable": "Degraded",
+    "unsupported_workload_provider": "Degraded",
+    "failed_to_initialize_worker_hash": "Progressing",
+    "failed_to_migrate_worker_hash": "Progressing",
+    "failed_to_handle_the_finalizer": "Progressing",
+}
+
+
+def test_every_failure_reason_has_a_verdict() -> None:
+    assert set(REASON_VERDICTS) == FAILURE_REASONS
+    assert {r for r, v in REASON_VERDICTS.items() if v == "Degraded"} == PERMANENT_FAILURE_REASONS
+
+
+@pytest.mark.parametrize("state", ["failed", "pending"])
+@pytest.mark.parametrize(("reason", "verdict"), REASON_VERDICTS.items())
+def test_a_failure_reason_is_degraded_only_when_it_is_not_transient(
+    reason: str, verdict: str, state: str
+) -> None:
+    obj = saved("healthy")
+    obj["status"]["state"] = state
+    ready = next(c for c in obj["status"]["conditions"] if c["type"] == "Ready")
+    ready.update(status="False", reason=reason, message="what the operator says")
+    assert health(obj) == (verdict, f"{reason}: what the operator says")
+
+
+def test_a_failure_without_a_known_reason_is_progressing() -> None:
+    obj = saved("healthy")
+    obj["status"]["state"] = "failed"
+    ready = next(c for c in obj["status"]["conditions"] if c["type"] == "Ready")
+    ready.update(
+        status="False", reason="some_resources_are_not_ready", message="Resources not ready"
+    )
+    assert health(obj) == ("Progressing", "some_resources_are_not_ready: Resources not ready")
+
+
+def test_a_failed_rolling_update_or_restart_is_degraded() -> None:
+    obj = saved("healthy")
+    obj["status"]["rollingUpdate"] = {"phase": "Failed"}
+    assert health(obj) == ("Degraded", "Rolling update failed")
+    obj = saved("healthy")
+    obj["spec"]["restart"] = {"id": "r2"}
+    obj["status"]["restart"] = {"observedID": "r2", "phase": "Failed"}
+    assert health(obj) == ("Degraded", "Restart r2 failed")
 
 
 def test_a_failure_reason_is_degraded_even_if_state_was_not_updated() -> None:
@@ -106,11 +160,13 @@ def test_a_superseded_restart_does_not_hold_the_graph_back() -> None:
     assert health(saved("superseded"))[0] == "Healthy"
 
 
-def test_all_components_scaled_to_zero_is_suspended() -> None:
+def test_all_components_scaled_to_zero_is_healthy_with_a_message() -> None:
+    # Not Suspended: a sync with waves or hooks completes a resource only on Healthy, and has
+    # no timeout by default (gitops-engine sync_context), so it would wait forever.
     obj = saved("healthy")
     for component in obj["spec"]["components"]:
         component["replicas"] = 0
-    assert health(obj) == ("Suspended", "All components are scaled to zero")
+    assert health(obj) == ("Healthy", "All components are scaled to zero")
 
 
 def test_one_component_at_zero_is_not_suspended() -> None:

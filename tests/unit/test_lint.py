@@ -127,5 +127,10 @@ def test_replicas_beside_a_scaling_adapter() -> None:
     obj = graph()
     worker(obj)["scalingAdapter"] = {}
     assert codes(obj) == [("replicas-with-scaling-adapter", "spec.components[1].replicas")]
+    # The reason, and what to do: a sync that resends replicas is refused once the adapter moved it.
+    (finding,) = check(obj, creating=True)
+    assert "cannot be modified directly when scaling adapter is enabled" in finding.message
+    assert "leave replicas out of Git" in finding.message
+    assert "ServerSideApply=true" in finding.message
     del worker(obj)["replicas"]
     assert codes(obj) == []

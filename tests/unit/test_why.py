@@ -370,6 +370,20 @@ def test_failed_state() -> None:
     )
 
 
+def test_a_failure_the_operator_retries_is_named_as_such() -> None:
+    g = graph()
+    g["status"]["state"] = "failed"
+    g["status"]["conditions"][0].update(
+        status="False", reason="failed_to_handle_the_finalizer", message="x"
+    )
+    (finding,) = run([pod("d-0")], g).findings
+    assert (finding.reason, finding.message) == (
+        "Failed",
+        "The operator reports the graph failed: failed_to_handle_the_finalizer: x "
+        "(the operator retries this step).",
+    )
+
+
 def test_restart_blocked_by_a_crash_loop() -> None:
     g = not_ready(graph(restart={"id": "r2"}))
     g["status"]["restart"] = {"observedID": "r2", "phase": "Restarting", "inProgress": ["decode"]}

@@ -31,7 +31,11 @@ RESTART_ON_CREATE = (
 )
 SCALING_ADAPTER_REPLICAS = (
     "replicas is owned by the DynamoGraphDeploymentScalingAdapter when scalingAdapter is set: the "
-    "operator writes the adapter's value back here and rejects direct edits, so this value will drift"
+    "operator writes the adapter's value back here and rejects direct edits, so this value will "
+    'drift, and once the adapter has moved it every apply of this file is refused ("cannot be '
+    'modified directly when scaling adapter is enabled"); leave replicas out of Git, and in '
+    "Argo CD sync with ServerSideApply=true (a client-side apply resends the whole component "
+    "list, replicas included)"
 )
 
 

@@ -495,13 +495,17 @@ class _Diagnosis:
         found.rank = rank
 
     def failed(self) -> None:
-        if not self.phase.failed:
+        phase = self.phase
+        # A failure the operator retries is still worth naming here (phase.failed is only the
+        # ones that come back on every retry, which end rollout status and health).
+        if not phase.failure or phase.deleting:
             return
+        retried = "" if phase.failure_permanent else " (the operator retries this step)"
         self.add(
             "state",
             None,
             FAILED,
-            f"The operator reports the graph failed: {self.phase.failure}.",
+            f"The operator reports the graph failed: {phase.failure}{retried}.",
             f"DynamoGraphDeployment/{self.name}",
             "Fix what the message names in the graph's spec (or the operator's configuration), "
             "then apply it again; kubectl dgd status "

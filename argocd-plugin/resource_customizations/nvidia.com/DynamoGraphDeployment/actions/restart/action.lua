@@ -1,8 +1,13 @@
+-- Refused, like discovery disables it, when spec.restart comes from Git.
 -- Request a sequential restart: a new spec.restart.id (the current UTC time) with strategy
 -- Sequential, keeping an order the graph already names. Refused for LPX graphs (admission
 -- requires Parallel) and while a managed rolling update runs (admission rejects the new id).
 local os = require("os")
 local spec = obj.spec or {}
+local annotations = (obj.metadata or {}).annotations or {}
+if annotations["kubectl-dgd.nvidia.com/restart-from"] == "git" then
+  error("the restart id of this graph comes from Git; change the restart-id parameter instead (a restart made here is undone by the next sync)", 0)
+end
 for _, c in ipairs(spec.components or {}) do
   if type(c) == "table" and c.type == "lpx" then
     error("spec.restart.strategy.type must be Parallel when the graph contains LPX components; use the restart-parallel action", 0)

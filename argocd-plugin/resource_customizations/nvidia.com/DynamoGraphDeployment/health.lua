@@ -52,23 +52,35 @@ local FAILURE_REASONS = {
   unsupported_workload_provider = true,
   failed_to_handle_the_finalizer = true,
 }
+-- Reasons that come back on every retry until something changes (Degraded); any other failure
+-- is a step the operator retries with backoff (Progressing): Argo CD aborts a sync with waves
+-- or hooks at the first Degraded resource.
+local PERMANENT_REASONS = {
+  failed_to_reconcile_the_resources = true,
+  rolling_update_failed = true,
+  no_multinode_orchestrator_available = true,
+  selected_workload_provider_unavailable = true,
+  unsupported_workload_provider = true,
+}
 local WORKER_TYPES = { worker = true, prefill = true, decode = true }
 
-local function degraded(spec, status, ready)
+-- The failure's message and whether it is permanent (Degraded) or retried (Progressing).
+local function failure(spec, status, ready)
+  local permanent = ready.reason ~= nil and PERMANENT_REASONS[ready.reason] == true
   if status.state == "failed" then
-    if truthy(ready.reason) then return reason_message(ready) end
-    return "Reconcile failed"
+    if truthy(ready.reason) then return reason_message(ready), permanent end
+    return "Reconcile failed", false
   end
   if ready.status == "False" and ready.reason ~= nil and FAILURE_REASONS[ready.reason] then
-    return reason_message(ready)
+    return reason_message(ready), permanent
   end
-  if map(status.rollingUpdate).phase == "Failed" then return "Rolling update failed" end
+  if map(status.rollingUpdate).phase == "Failed" then return "Rolling update failed", true end
   local restart = map(status.restart)
   local spec_id = map(spec.restart).id
   if restart.phase == "Failed" and restart.observedID == spec_id then
-    return "Restart " .. str(spec_id) .. " failed"
+    return "Restart " .. str(spec_id) .. " failed", true
   end
-  return nil
+  return nil, false
 end
 
 local function progressing(metadata, spec, status)
@@ -147,9 +159,10 @@ local function health(o)
     return hs
   end
   local ready = ready_condition(status)
-  local why = degraded(spec, status, ready)
+  local why, permanent = failure(spec, status, ready)
   if why then
-    hs.status, hs.message = "Degraded", why
+    if permanent then hs.status = "Degraded" else hs.status = "Progressing" end
+    hs.message = why
     return hs
   end
   why = progressing(metadata, spec, status)
@@ -164,7 +177,9 @@ local function health(o)
       if map(c).replicas ~= 0 then all_zero = false end
     end
     if all_zero then
-      hs.status, hs.message = "Suspended", "All components are scaled to zero"
+      -- Healthy, not Suspended: a sync with waves or hooks waits for Healthy (as upstream's
+      -- CronJob check does for a suspended CronJob, argo-cd#24428).
+      hs.status, hs.message = "Healthy", "All components are scaled to zero"
       return hs
     end
   end

@@ -1,8 +1,13 @@
+-- Refused, like discovery disables it, when spec.restart comes from Git.
 -- Request a parallel restart: a new spec.restart.id (the current UTC time) with strategy
 -- Parallel; an order is dropped because admission forbids it with Parallel. Refused while a
 -- managed rolling update runs (admission rejects the new id).
 local os = require("os")
 local spec = obj.spec or {}
+local annotations = (obj.metadata or {}).annotations or {}
+if annotations["kubectl-dgd.nvidia.com/restart-from"] == "git" then
+  error("the restart id of this graph comes from Git; change the restart-id parameter instead (a restart made here is undone by the next sync)", 0)
+end
 local phase = ((obj.status or {}).rollingUpdate or {}).phase
 if phase == "Pending" or phase == "InProgress" then
   error("a rolling update is in progress; the operator rejects a new restart id until it completes", 0)
