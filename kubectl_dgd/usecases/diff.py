@@ -13,7 +13,8 @@ import copy
 import re
 from typing import Any
 
-from kubectl_dgd.adapters.yamlload import expand_paths, load_file
+from kubectl_dgd.adapters.manifest_tree import expand_paths
+from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.gpu_peak import PeakNeed, peak_needs
 from kubectl_dgd.core.graph import WORKER_HASH_ANNOTATION, graph_annotations, mapping
 from kubectl_dgd.core.impact import predict_impact
