@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 
@@ -379,22 +379,23 @@ def canonical_quantity(value: Any) -> str:
     if match is None:
         return text
     try:
-        number = Decimal(match.group(1))
-    except InvalidOperation:
+        return _canonical(Decimal(match.group(1)), match.group(2)) or text
+    except ArithmeticError:  # not a number, or past what a decimal context holds (1e999999999)
         return text
-    suffix = match.group(2)
+
+
+def _canonical(number: Decimal, suffix: str) -> str | None:
     if suffix in _BINARY:
         amount = number * (Decimal(1024) ** _BINARY[suffix])
         if amount == amount.to_integral_value():
             for name, power in sorted(_BINARY.items(), key=lambda kv: -kv[1]):
                 scaled = amount / (Decimal(1024) ** power)
                 if scaled == scaled.to_integral_value() and scaled != 0:
-                    return f"{int(scaled)}{name}"
-            return str(int(amount))
-        suffix = ""
+                    return f"{_digits(scaled)}{name}"
+            return _digits(amount)
         number = amount
     elif suffix not in _DECIMAL:
-        return text
+        return None
     else:
         number = number.scaleb(_DECIMAL[suffix])
     if number == 0:
@@ -402,8 +403,13 @@ def canonical_quantity(value: Any) -> str:
     for exponent in range(18, -10, -3):
         scaled = number.scaleb(-exponent)
         if scaled == scaled.to_integral_value():
-            return f"{int(scaled)}{_DECIMAL_SUFFIX[exponent]}"
-    return text
+            return f"{_digits(scaled)}{_DECIMAL_SUFFIX[exponent]}"
+    return None
+
+
+def _digits(whole: Decimal) -> str:
+    """A whole number's digits; str(int(...)) refuses past 4,300 digits."""
+    return format(whole.to_integral_value(), "f")
 
 
 def marshal(value: Any, t: GoType) -> tuple[str, bool]:
