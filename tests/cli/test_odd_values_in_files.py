@@ -85,3 +85,15 @@ def test_a_lone_surrogate_in_a_json_file_reads_as_u_fffd(
     assert result.returncode in (0, 1), result.stderr[-500:]
     if command == ["render"]:
         assert "nvcr.io/x:1.4.0\ufffd" in result.stdout  # the image, into the pod template
+
+
+def test_render_writes_the_control_characters_of_names_escaped(tmp_path: Path) -> None:
+    """A name written escaped in the file ("\\e", "\\a", "\\x9b") was written raw in the
+    ``# Source:`` comments: a terminal obeyed it. A YAML emitter must escape it."""
+    text = GRAPH.replace("name: vllm-agg\n", 'name: "vllm\\e[31m-agg\\a\\x9b"\n', 1)
+    result = run_cli("render", _write(tmp_path, "g.yaml", text))
+    assert result.returncode == 0, result.stderr
+    raw = [ch for ch in result.stdout if ch != "\n" and not ch.isprintable()]
+    assert raw == []
+    sources = [line for line in result.stdout.splitlines() if line.startswith("# Source:")]
+    assert sources[0] == "# Source: vllm\\x1b[31m-agg\\x07\\x9b"
