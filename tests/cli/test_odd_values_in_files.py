@@ -97,3 +97,19 @@ def test_render_writes_the_control_characters_of_names_escaped(tmp_path: Path) -
     assert raw == []
     sources = [line for line in result.stdout.splitlines() if line.startswith("# Source:")]
     assert sources[0] == "# Source: vllm\\x1b[31m-agg\\x07\\x9b"
+
+
+@pytest.mark.parametrize("command", [["render"], ["convert", "-f"], ["validate"]])
+def test_a_v1alpha1_env_whose_name_is_a_list_is_no_traceback(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """The conversion merged env entries by name, with a list as a dict key (found by the
+    property test of v1alpha1 graphs)."""
+    text = (
+        "apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\n"
+        "metadata: {name: g, namespace: ns}\nspec:\n  services:\n    a:\n"
+        "      envs:\n        - name: []\n"
+    )
+    result = run_cli(*command, _write(tmp_path, "g.yaml", text))
+    assert "Traceback" not in result.stderr
+    assert result.returncode in (0, 1), result.stderr[-500:]
