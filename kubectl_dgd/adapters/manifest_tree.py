@@ -36,6 +36,7 @@ class Found:
     shown: Path  # the path under the starting directory, as the walk reached it
     problem: str | None = None
     in_directory: bool = False
+    leaves_boundary: bool = False  # a link to outside the boundary
 
 
 @dataclass(frozen=True)
@@ -78,9 +79,7 @@ def expand_paths(paths: list[str], recursive: bool = True) -> list[str]:
         ):
             if found.in_directory:
                 hint = (
-                    " (give its target as an argument of its own)"
-                    if "link" in (found.problem or "")
-                    else ""
+                    " (give its target as an argument of its own)" if found.leaves_boundary else ""
                 )
                 raise InputError(f"{found.problem}{hint}", str(found.shown))
             result.append(str(found.shown))
@@ -142,15 +141,14 @@ def _classify(path: Path, real: Path, boundary: Path, outside: str) -> Found | _
     if linked:
         target = Path(os.path.realpath(real))
         if not inside(target, boundary):
-            return Found(
-                path, f"symbolic link leads outside {outside}; not read", in_directory=True
-            )
+            message = f"symbolic link leads outside {outside}; not read"
+            return Found(path, message, in_directory=True, leaves_boundary=True)
     else:
         target = real
     try:
         mode = os.stat(real).st_mode
     except PermissionError:
-        raise
+        raise  # the directory is not searchable: _entries reports it once
     except OSError as err:
         if not is_manifest:
             return None  # a broken link to what may not be a manifest: nothing to read
