@@ -20,7 +20,6 @@ import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from kubectl_dgd.core.lazyre import LazyPattern
@@ -353,7 +352,10 @@ def _json_int(text: str) -> int:
 def _parse_json(text: str, source: str) -> Any:
     """JSON with duplicate keys refused (as in YAML files) and integers bounded to 64 bits."""
     try:
-        return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int)
+        data = json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int)
+        # An unpaired surrogate escape (\ud800) is U+FFFD, as Go's decoder reads it: Python
+        # keeps it, and no UTF-8 encoder (hash, output) takes it.
+        return _without_surrogates(data) if _SURROGATE_ESCAPE.search(text) else data
     except json.JSONDecodeError as err:
         raise InputError(f"malformed JSON: {err.msg}", source, err.lineno) from None
     except RecursionError:
@@ -368,6 +370,38 @@ def _parse_json(text: str, source: str) -> Any:
             if problem in str(named):
                 raise
         raise InputError(f"malformed JSON: {problem}", source) from None
+
+
+_SURROGATE_ESCAPE = LazyPattern(r"\\u[dD][89a-fA-F]")
+_SURROGATES = LazyPattern("[\ud800-\udfff]")
+
+
+def _without_surrogates(data: Any) -> Any:
+    """``data`` with every lone surrogate of its strings (keys too) replaced by U+FFFD."""
+
+    def fixed(text: str) -> str:
+        return _SURROGATES.sub("\ufffd", text)
+
+    def clean(value: Any) -> Any:
+        return fixed(value) if isinstance(value, str) else value
+
+    root: list[Any] = [data]
+    stack: list[Any] = [root]  # containers whose items still need cleaning; no recursion
+    while stack:
+        container = stack.pop()
+        if isinstance(container, list):
+            for i, item in enumerate(container):
+                container[i] = clean(item)
+                if isinstance(item, list | dict):
+                    stack.append(item)
+        else:
+            items = list(container.items())
+            container.clear()
+            for key, item in items:
+                container[fixed(key)] = clean(item)
+                if isinstance(item, list | dict):
+                    stack.append(item)
+    return root[0]
 
 
 def _one_line(message: str) -> str:
@@ -434,62 +468,6 @@ def _refuse_deep_nesting(text: str, source: str, loader_class: Any) -> None:
                 depth -= 1
     finally:
         parser.dispose()
-
-
-def expand_paths(paths: list[str], recursive: bool = True) -> list[str]:
-    """Files as given; directories walked recursively for manifest files, hidden entries skipped,
-    sorted. Symbolically linked directories inside the walked tree are followed (as the Argo CD
-    plugin follows them), each directory once per branch so a link back up cannot loop; one
-    that leads outside the tree is refused rather than skipped, which would hide its files.
-    ``recursive=False`` reads only a directory's own files (``kubectl diff -f DIR`` without -R)."""
-    result: list[str] = []
-    for path in paths:
-        if path != "-" and os.path.isdir(path) and not recursive:
-            result.extend(str(p) for p in _own_files(Path(path)))
-        elif path != "-" and os.path.isdir(path):
-            root = Path(os.path.realpath(path))
-            result.extend(str(p) for p in _walk(Path(path), root, root, frozenset({root})))
-        else:
-            result.append(path)
-    return result
-
-
-def _own_files(directory: Path) -> list[Path]:
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as err:
-        raise InputError(f"cannot list directory: {err.strerror or err}", str(directory)) from None
-    return [
-        directory / e.name
-        for e in entries
-        if not e.name.startswith(".")
-        and e.name.endswith(MANIFEST_SUFFIXES)
-        and not e.is_dir(follow_symlinks=True)
-    ]
-
-
-def _walk(shown: Path, real: Path, root: Path, chain: frozenset[Path]) -> Iterator[Path]:
-    try:
-        entries = sorted(os.scandir(real), key=lambda e: e.name)
-    except OSError as err:
-        raise InputError(f"cannot list directory: {err.strerror or err}", str(shown)) from None
-    visible = [e for e in entries if not e.name.startswith(".")]
-    directories = [e for e in visible if e.is_dir(follow_symlinks=True)]
-    # A directory's files first, then its subdirectories (the order os.walk gave).
-    for entry in visible:
-        if entry not in directories and entry.name.endswith(MANIFEST_SUFFIXES):
-            yield shown / entry.name
-    for entry in directories:
-        path = shown / entry.name
-        target = Path(os.path.realpath(entry.path)) if entry.is_symlink() else real / entry.name
-        if entry.is_symlink() and not (target == root or root in target.parents):
-            raise InputError(
-                "symbolic link leads outside the directory being read; not followed "
-                "(give its target as an argument of its own)",
-                str(path),
-            )
-        if target not in chain:  # a link back up the tree is read once, not forever
-            yield from _walk(path, target, root, chain | {target})
 
 
 class _Builder:

@@ -156,6 +156,10 @@ def _explicit(env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
         raise UsageError(
             f"{APP_PARAMETERS} is not valid JSON ({err.msg} at character {err.pos})"
         ) from None
+    except RecursionError:  # Argo CD's list is two levels deep, a map three
+        raise UsageError(
+            f"{APP_PARAMETERS} is nested too deeply to be Argo CD's parameter list"
+        ) from None
     if entries is None:  # what Argo CD sends for an Application without parameters
         return {}, []
     if not isinstance(entries, list):

@@ -6,8 +6,10 @@ repository root is therefore the working directory minus that suffix. Anything b
 the sidecar's own filesystem, including other applications' checkouts under the same temporary
 directory, so no file outside it is read, and a symbolic link that resolves outside it is an
 error rather than a silent skip (a skipped manifest would make Argo CD prune its resource).
-When the suffix does not match (a local run, or an unusual layout) the root is the application
-path itself: the narrowest choice that is always safe.
+When the application path is itself a symbolic link, the working directory shows its target: the
+root is then the nearest directory above it from which the application path leads there, and
+when there is none (the link leaves the repository) nothing is read. Without the variable (a
+local run) the root is the application path itself: the narrowest choice that is always safe.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from kubectl_dgd.adapters.yamlload import MANIFEST_SUFFIXES
+from kubectl_dgd.adapters.manifest_tree import inside, walk
 from kubectl_dgd.errors import InputError
+from kubectl_dgd.output.terminal import escape_line as display_name
 
 SOURCE_PATH_ENV = "ARGOCD_APP_SOURCE_PATH"
 
@@ -31,11 +34,14 @@ class AppSource:
     repo_root: Path  # resolved; app_dir is inside it
 
     def display(self, path: Path) -> str:
-        """``path`` as shown in messages: relative to the application path, POSIX separators."""
+        """``path`` as shown in messages: relative to the application path, POSIX separators,
+        every control character escaped (Argo CD shows stderr in the Application's conditions:
+        a line break in a file name would start a line of its own there)."""
         try:
-            return PurePosixPath(*path.relative_to(self.app_dir).parts).as_posix()
+            shown = PurePosixPath(*path.relative_to(self.app_dir).parts).as_posix()
         except ValueError:
-            return path.as_posix()
+            shown = path.as_posix()
+        return display_name(shown)
 
 
 @dataclass
@@ -56,63 +62,29 @@ def locate(app_dir: Path, env: Mapping[str, str]) -> AppSource:
     if not parts or ".." in parts or relative.is_absolute():
         return AppSource(resolved, resolved)
     logical = Path(os.path.abspath(app_dir))
-    if tuple(logical.parts[-len(parts) :]) != tuple(parts):
-        return AppSource(resolved, resolved)
-    root = Path(os.path.realpath(logical.parents[len(parts) - 1]))
-    if not _inside(resolved, root):
-        return AppSource(resolved, resolved)
-    return AppSource(resolved, root)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+    if tuple(logical.parts[-len(parts) :]) == tuple(parts):
+        root = Path(os.path.realpath(logical.parents[len(parts) - 1]))
+        if inside(resolved, root):
+            return AppSource(resolved, root)
+    # The working directory comes resolved: an application path that is a symbolic link (or
+    # runs through one) shows its target. The repository is the nearest directory above it from
+    # which the application path leads here; there is none when the link leaves the repository.
+    for candidate in resolved.parents:
+        if Path(os.path.realpath(candidate.joinpath(*parts))) == resolved:
+            return AppSource(resolved, candidate)
+    raise InputError(
+        "the application path is a symbolic link leading outside the repository; not read",
+        display_name(relative.as_posix()),
+    )
 
 
 def list_manifests(source: AppSource) -> Listing:
-    """Manifest files below the application path, sorted, hidden entries skipped."""
+    """Manifest files below the application path, sorted, hidden entries skipped; each real
+    directory read once (adapters.manifest_tree)."""
     listing = Listing()
-    _walk(source, source.app_dir, source.app_dir, listing, {source.app_dir})
-    return listing
-
-
-def _walk(source: AppSource, shown: Path, real: Path, listing: Listing, seen: set[Path]) -> None:
-    try:
-        entries = sorted(os.scandir(real), key=lambda e: e.name)
-    except OSError as err:
-        listing.errors.append(
-            InputError(f"cannot list directory: {err.strerror}", source.display(shown))
-        )
-        return
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue  # .git, .argocd-source*.yaml, editor files
-        link = shown / entry.name
-        if entry.is_symlink():
-            target = Path(os.path.realpath(entry.path))
-            if not _inside(target, source.repo_root):
-                listing.errors.append(
-                    InputError(
-                        "symbolic link leads outside the repository; not read", source.display(link)
-                    )
-                )
-                continue
-            if not target.exists():
-                if entry.name.endswith(MANIFEST_SUFFIXES):
-                    listing.errors.append(InputError("broken symbolic link", source.display(link)))
-                continue
+    for found in walk(source.app_dir, source.repo_root, outside="the repository"):
+        if found.problem is None:
+            listing.files.append(found.shown)
         else:
-            target = Path(entry.path)
-        if target.is_dir():
-            if target in seen:
-                continue  # a link back up the tree: each directory is read once
-            _walk(source, link, target, listing, seen | {target})
-        elif entry.name.endswith(MANIFEST_SUFFIXES):
-            if target.is_file():
-                listing.files.append(link)
-            else:  # a FIFO would hang the read; skipping it would prune its objects
-                listing.errors.append(
-                    InputError(
-                        "not a regular file (a FIFO, socket or device); not read",
-                        source.display(link),
-                    )
-                )
+            listing.errors.append(InputError(found.problem, source.display(found.shown)))
+    return listing

@@ -49,6 +49,7 @@ def convert(path: str, in_place: bool, output: str | None) -> None:
       kubectl dgd convert -f graph.yaml -o json | jq '.spec.components[].name'
     """
     from kubectl_dgd.adapters.crdfile import bundled_schemas
+    from kubectl_dgd.adapters.yamlload import is_stream_path
     from kubectl_dgd.core.profile import Profile
     from kubectl_dgd.errors import UsageError
     from kubectl_dgd.output.fit import wrapped
@@ -57,7 +58,7 @@ def convert(path: str, in_place: bool, output: str | None) -> None:
 
     if in_place and output is not None:
         raise UsageError("--in-place rewrites the file in its own format; drop -o")
-    if in_place and path == "-":
+    if in_place and is_stream_path(path):  # /dev/stdin names the file the shell redirected
         raise UsageError("--in-place needs a file, not standard input")
     deps = current_deps()
     result = convert_file(path, bundled_schemas(), Profile(), in_place=in_place)

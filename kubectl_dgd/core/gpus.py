@@ -119,11 +119,17 @@ def parse_count(value: Any) -> int | None:
             number, suffix = text[: -len(candidate)], candidate
             break
     try:
-        amount = Decimal(number) * _SUFFIXES[suffix]
+        given = Decimal(number)
     except InvalidOperation:
         return None
-    # Past int64 it is no count (and "9e999999" would build a million-digit integer).
-    if not amount.is_finite() or amount.adjusted() > _MAX_COUNT_EXPONENT:
+    # Past int64 it is no count: "9e999999" would build a million-digit integer, and
+    # "1e1000000" overflows the decimal context's exponent when multiplied.
+    if not given.is_finite() or given.adjusted() > _MAX_COUNT_EXPONENT:
+        return None
+    if given and given.adjusted() < -_MAX_COUNT_EXPONENT:
+        return None  # far below one even with the largest suffix: no whole number
+    amount = given * _SUFFIXES[suffix]
+    if amount.adjusted() > _MAX_COUNT_EXPONENT:
         return None
     if amount < 0 or amount != amount.to_integral_value():
         return None

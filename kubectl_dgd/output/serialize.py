@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from kubectl_dgd.output.manifest_yaml import dump_stream
+from kubectl_dgd.output.terminal import escape_line
 
 
 def to_json(data: Any) -> str:
@@ -22,9 +23,11 @@ def to_yaml(data: Any) -> str:
 
 
 def to_yaml_stream(items: list[tuple[list[str], Any]]) -> str:
-    """``---``-separated documents, each optionally preceded by ``# `` comment lines."""
+    """``---``-separated documents, each optionally preceded by ``# `` comment lines. A comment
+    cannot hold an escape, so what it names (a graph written ``"a\\e[31m"`` in its file) has its
+    control characters and line breaks written out as ``\\x1b``, as the emitter escapes values."""
     parts = []
     for comments, data in items:
-        head = "".join(f"# {c}\n" for c in comments)
+        head = "".join(f"# {escape_line(c)}\n" for c in comments)
         parts.append("---\n" + head + to_yaml(data))
     return "".join(parts)

@@ -42,6 +42,13 @@ def escape(text: str) -> str:
     return _UNSAFE.sub(_code, text) if _UNSAFE.search(text) else text
 
 
+def escape_line(text: str) -> str:
+    """``text`` as one line with nothing a terminal or log viewer obeys: escaped, and its line
+    breaks written ``\\x0a`` (a file name shown in a message must not start a line)."""
+    text = escape(text)
+    return text.replace("\n", "\\x0a") if "\n" in text else text
+
+
 def escape_cell(text: str) -> str:
     """A table cell or a one-line message: escaped, its line breaks and tabs made spaces (as
     the events table always showed a multi-line message)."""

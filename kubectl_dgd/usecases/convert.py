@@ -5,6 +5,10 @@ with the file unchanged, when the conversion cannot carry it (fields v1beta1 has
 or when its v1beta1 form would not be judged as the original is (the v1beta1 CEL rules that a
 v1alpha1 request never meets). Other documents stay byte for byte; comments of the converted
 graphs are kept where the new structure has a place for them.
+
+``--in-place`` edits as ``restart -f`` does: the file is read and replaced under its advisory
+edit lock (the two take turns on one file), and compared just before the replace, so an edit
+someone else made meanwhile is kept and reported instead of overwritten.
 """
 
 from __future__ import annotations
@@ -13,8 +17,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_dgd.adapters.files import atomic_write
-from kubectl_dgd.adapters.yamlload import Document, decode, parse_manifest, read_bytes
+from kubectl_dgd.adapters.files import atomic_write, locked_for_edit
+from kubectl_dgd.adapters.yamlload import (
+    MAX_FILE_BYTES,
+    Document,
+    decode,
+    parse_manifest,
+    read_bytes,
+)
 from kubectl_dgd.adapters.yamlrewrite import SourceOf, replace_documents
 from kubectl_dgd.core.convert import Conversion, alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding
@@ -53,7 +63,18 @@ def convert_file(
     *,
     in_place: bool = False,
 ) -> ConvertResult:
-    raw = read_bytes(path)
+    if not in_place:
+        return _convert(read_bytes(path), path, schemas, profile)
+    with locked_for_edit(path, MAX_FILE_BYTES) as snapshot:
+        result = _convert(snapshot.raw, path, schemas, profile)
+        if result.converted:
+            prefix = "\ufeff" if snapshot.raw.startswith(_BOM) else ""
+            atomic_write(path, prefix + result.text, expected=snapshot)
+            result.written = True
+    return result
+
+
+def _convert(raw: bytes, path: str, schemas: CrdSchemas, profile: Profile) -> ConvertResult:
     text = decode(raw, path)
     documents = parse_manifest(text, path)
     conversions: dict[int, Conversion] = {}
@@ -95,10 +116,6 @@ def convert_file(
         result.text = replace_documents(text, replacements, path)
     else:
         result.text = text
-    if in_place and conversions:
-        prefix = "\ufeff" if raw.startswith(_BOM) else ""
-        atomic_write(path, prefix + result.text)
-        result.written = True
     return result
 
 

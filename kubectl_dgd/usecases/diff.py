@@ -13,7 +13,8 @@ import copy
 import re
 from typing import Any
 
-from kubectl_dgd.adapters.yamlload import expand_paths, load_file
+from kubectl_dgd.adapters.manifest_tree import expand_paths
+from kubectl_dgd.adapters.yamlload import load_file
 from kubectl_dgd.core.gpu_peak import PeakNeed, peak_needs
 from kubectl_dgd.core.graph import WORKER_HASH_ANNOTATION, graph_annotations, mapping
 from kubectl_dgd.core.impact import predict_impact
@@ -241,6 +242,7 @@ def graphs_in_paths(paths: list[str], recursive: bool = False) -> list[dict[str,
             for obj, _, line in unpack(doc):
                 refuse_unserved(obj, path, line)
                 if is_dgd(obj):
+                    _refuse_unnamed(obj, path, line)
                     found.append(as_beta(obj))
         if not found and path in paths:
             raise InputError("no DynamoGraphDeployment found", path)
@@ -248,6 +250,16 @@ def graphs_in_paths(paths: list[str], recursive: bool = False) -> list[dict[str,
     if not graphs:
         raise InputError(f"no DynamoGraphDeployment found in {', '.join(paths)}")
     return graphs
+
+
+def _refuse_unnamed(obj: dict[str, Any], path: str, line: int | None) -> None:
+    """A graph is diffed against the live one of its name: without a name there is none (as
+    kubectl, which cannot decode such an object, diffs nothing)."""
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        raise InputError("metadata must be a mapping with the graph's name; not diffed", path, line)
+    if not isinstance(meta.get("name"), str) or not meta["name"]:
+        raise InputError("metadata.name must be a non-empty string; not diffed", path, line)
 
 
 def _peak_needs(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from kubectl_dgd.adapters.manifest_tree import expand_paths
 from kubectl_dgd.adapters.yamlload import (
     Document,
     decode,
-    expand_paths,
     iter_text,
     parse_manifest,
     read_bytes,

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from typing import Any
 
-from kubectl_dgd.adapters.yamlload import Document, expand_paths, iter_file, load_file
+from kubectl_dgd.adapters.manifest_tree import expand_paths
+from kubectl_dgd.adapters.yamlload import Document, iter_file, load_file
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import line_for
 from kubectl_dgd.core.profile import Profile

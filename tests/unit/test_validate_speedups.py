@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kubectl_dgd.core.datacopy import deep_copy
 from kubectl_dgd.core.validate import cel
-from kubectl_dgd.core.validate.defaults import _deep_copy
 
 LIST_RULE = {
     "type": "object",
@@ -54,11 +54,11 @@ def test_inputs_equal_in_python_but_not_in_cel_are_not_confused() -> None:
 def test_the_defaults_copy_is_deep_and_keeps_sharing_as_deepcopy_does() -> None:
     shared: dict[str, Any] = {"a": [1, {"b": "c"}]}
     obj: dict[str, Any] = {"x": shared, "y": [shared, 2.5, None, True], 3: "int key"}
-    copied = _deep_copy(obj, {})
+    copied = deep_copy(obj)
     assert copied == obj == copy.deepcopy(obj)
     assert copied["x"] is copied["y"][0] and copied["x"] is not shared
     assert copied["x"]["a"][1] is not shared["a"][1]
     loop: list[Any] = []
     loop.append(loop)
-    copied_loop = _deep_copy(loop, {})
+    copied_loop = deep_copy(loop)
     assert copied_loop[0] is copied_loop and copied_loop is not loop

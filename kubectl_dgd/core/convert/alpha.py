@@ -496,6 +496,8 @@ class _ServiceConverter:
         for origin, entries in (("envs", dedicated), ("extraPodSpec.mainContainer.env", override)):
             for k, entry in enumerate(entries):
                 key = entry.get("name") if isinstance(entry, dict) else None
+                if key is not None and not isinstance(key, str):  # a list is no dict key
+                    key = ("unnamed", origin, k)
                 where = f"{origin}[{k}]"
                 if key in seen:
                     merged[seen[key]] = copy.deepcopy(entry)

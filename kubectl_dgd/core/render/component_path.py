@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from kubectl_dgd.core.datacopy import deep_copy
 from kubectl_dgd.core.graph import DEPLOYMENT_STRATEGY_ANNOTATION as STRATEGY_ANNOTATION
 from kubectl_dgd.core.graph import MAX_SURGE_ANNOTATION, MAX_UNAVAILABLE_ANNOTATION
 from kubectl_dgd.core.render.context import Graph, RenderError, is_multinode, is_worker, node_count
@@ -122,9 +122,9 @@ def leader_worker_set(
     name = dcd["metadata"]["name"]
     labels = workload_pod_labels(graph, component, dcd, worker_hash)
     template = dcd["spec"]["podTemplate"]
-    leader = copy.deepcopy(template)
+    leader = deep_copy(template)
     leader["metadata"] = _pod_metadata(graph, component, dcd, labels)
-    worker = copy.deepcopy(template)
+    worker = deep_copy(template)
     worker_labels = {k: v for k, v in labels.items() if k != LABEL_SELECTOR}
     worker["metadata"] = _pod_metadata(graph, component, dcd, worker_labels)
     return {
@@ -150,7 +150,7 @@ def _pod_metadata(
     """The workload pod template's metadata: the DCD template's, with the workload labels and
     the pod annotations (preserved v1alpha1 annotations included)."""
     meta = {k: v for k, v in dcd["spec"]["podTemplate"]["metadata"].items() if k != "labels"}
-    result: dict[str, Any] = {"labels": labels, **copy.deepcopy(meta)}
+    result: dict[str, Any] = {"labels": labels, **deep_copy(meta)}
     if graph.preserved(component, "annotations"):
         result["annotations"] = workload_pod_annotations(graph, component, dcd)
     return result

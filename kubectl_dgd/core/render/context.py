@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from kubectl_dgd.core import graph as dgd
@@ -55,8 +56,9 @@ class Graph:
         """The preserved v1alpha1 ``labels`` or ``annotations`` of ``component`` ({} if none)."""
         return dict(self.alpha_metadata.get(str(component.get("name")), {}).get(key, {}))
 
-    @property
+    @cached_property
     def has_epp(self) -> bool:
+        # Asked once per component: computed once, or render is quadratic in the components.
         return any(c.get("type") == "epp" for c in self.components)
 
     @property

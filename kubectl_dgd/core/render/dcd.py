@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from kubectl_dgd.core.datacopy import deep_copy
 from kubectl_dgd.core.naming import dcd_name
 from kubectl_dgd.core.render.context import Graph, is_worker, mapping
 from kubectl_dgd.core.render.objects import metadata
@@ -33,7 +33,7 @@ def build_dcd(
     """The DCD: the component's spec with the merged pod template and the resolved backend."""
     name = str(component.get("name"))
     template = pod_template(graph, component, worker_hash, restart=restart)
-    spec = copy.deepcopy(component)
+    spec = deep_copy(component)
     spec["podTemplate"] = template
     backend = graph.backends.get(name)
     if backend:

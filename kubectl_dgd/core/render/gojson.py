@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 
@@ -308,13 +308,12 @@ class Encoder:
 
     def _struct(self, value: dict[str, Any], t: GoType) -> str:
         parts: list[str] = []
-        known = set()
-        for f in t.fields:
-            known.add(f.name)
+        fields, known = _layout(t)
+        for f, key in fields:
             v = value.get(f.name)
             if (f.omitempty and _empty(v, f.type)) or (f.omitzero and v in (None, "", {}, [])):
                 continue
-            parts.append(f"{go_string(f.name)}:{self.encode(v, f.type)}")
+            parts.append(f"{key}:{self.encode(v, f.type)}")
         for key in sorted(k for k in value if k not in known and value[k] is not None):
             self.approximate = True
             parts.append(f"{go_string(str(key))}:{self._untyped(value[key])}")
@@ -354,8 +353,32 @@ def _scalar(value: Any) -> str:
     return go_string(str(value))
 
 
+_Layout = tuple[tuple[tuple[F, str], ...], frozenset[str]]
+# By id, with the type itself kept (so no other type can take its id). Struct types are module
+# constants or built by cached functions: a handful. The bound is for the unforeseen.
+_LAYOUTS: dict[int, tuple[GoType, _Layout]] = {}
+
+
+def _layout(t: GoType) -> _Layout:
+    """A struct's fields with their encoded keys, and the set of their names: the same for every
+    value of the type, so worked out once (render hashes every worker's pod spec). Keyed by
+    identity: hashing a frozen dataclass walks all its nested types, every time."""
+    cached = _LAYOUTS.get(id(t))
+    if cached is None or cached[0] is not t:
+        if len(_LAYOUTS) > 1000:
+            _LAYOUTS.clear()
+        layout = (
+            tuple((f, go_string(f.name)) for f in t.fields),
+            frozenset(f.name for f in t.fields),
+        )
+        cached = _LAYOUTS[id(t)] = (t, layout)
+    return cached[1]
+
+
 def go_string(text: str) -> str:
     """A JSON string as Go writes it: HTML characters and U+2028/2029 escaped, UTF-8 kept."""
+    if text.isascii() and text.isprintable() and not _NEEDS_ESCAPE.search(text):
+        return f'"{text}"'  # what json.dumps gives for it, without its cost
     encoded = json.dumps(text, ensure_ascii=False)
     return (
         encoded.replace("<", "\\u003c")
@@ -366,6 +389,7 @@ def go_string(text: str) -> str:
     )
 
 
+_NEEDS_ESCAPE = re.compile(r'["\\<>&]')
 _QUANTITY = re.compile(r"^([+-]?[0-9.]+)([a-zA-Z]*)$")
 _BINARY = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
 _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
@@ -379,22 +403,23 @@ def canonical_quantity(value: Any) -> str:
     if match is None:
         return text
     try:
-        number = Decimal(match.group(1))
-    except InvalidOperation:
+        return _canonical(Decimal(match.group(1)), match.group(2)) or text
+    except ArithmeticError:  # not a number, or past what a decimal context holds (1e999999999)
         return text
-    suffix = match.group(2)
+
+
+def _canonical(number: Decimal, suffix: str) -> str | None:
     if suffix in _BINARY:
         amount = number * (Decimal(1024) ** _BINARY[suffix])
         if amount == amount.to_integral_value():
             for name, power in sorted(_BINARY.items(), key=lambda kv: -kv[1]):
                 scaled = amount / (Decimal(1024) ** power)
                 if scaled == scaled.to_integral_value() and scaled != 0:
-                    return f"{int(scaled)}{name}"
-            return str(int(amount))
-        suffix = ""
+                    return f"{_digits(scaled)}{name}"
+            return _digits(amount)
         number = amount
     elif suffix not in _DECIMAL:
-        return text
+        return None
     else:
         number = number.scaleb(_DECIMAL[suffix])
     if number == 0:
@@ -402,8 +427,13 @@ def canonical_quantity(value: Any) -> str:
     for exponent in range(18, -10, -3):
         scaled = number.scaleb(-exponent)
         if scaled == scaled.to_integral_value():
-            return f"{int(scaled)}{_DECIMAL_SUFFIX[exponent]}"
-    return text
+            return f"{_digits(scaled)}{_DECIMAL_SUFFIX[exponent]}"
+    return None
+
+
+def _digits(whole: Decimal) -> str:
+    """A whole number's digits; str(int(...)) refuses past 4,300 digits."""
+    return format(whole.to_integral_value(), "f")
 
 
 def marshal(value: Any, t: GoType) -> tuple[str, bool]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from kubectl_dgd.core.datacopy import deep_copy
 from kubectl_dgd.core.graph import GROVE_UPDATE_STRATEGY_ANNOTATION as UPDATE_STRATEGY_ANNOTATION
 from kubectl_dgd.core.naming import child_name, pcs_name
 from kubectl_dgd.core.render.context import Graph, is_multinode, is_worker, mapping, node_count
@@ -90,7 +90,7 @@ def _override(target: dict[str, Any], override: Any) -> None:
         if isinstance(value, dict) and isinstance(target.get(key), dict):
             _override(target[key], {"value": value})
         else:
-            target[key] = copy.deepcopy(value)
+            target[key] = deep_copy(value)
 
 
 def _clique(
@@ -135,9 +135,7 @@ def component_cliques(
     elif is_multinode(component):
         nodes = node_count(component)
         leader = _clique(name + LEADER_SUFFIX, template, 1, 1, hidden)
-        worker = _clique(
-            name + WORKER_SUFFIX, copy.deepcopy(template), nodes - 1, nodes - 1, hidden
-        )
+        worker = _clique(name + WORKER_SUFFIX, deep_copy(template), nodes - 1, nodes - 1, hidden)
         _starts_after(graph, component, leader, worker)
         multinode = mapping(component.get("multinode"))
         _override(leader, mapping(multinode.get("leader")).get("providerOverride"))
@@ -177,7 +175,7 @@ def _gms_cliques(
         gms = _clique(gms_name, template, 1, 1, hidden)
         gms["annotations"][NOT_SHOWN_ANNOTATION] = GMS_NOT_SHOWN
         gms["spec"].pop("podSpec")
-        engine = _clique(engine_name, copy.deepcopy(template), engines, engines, hidden)
+        engine = _clique(engine_name, deep_copy(template), engines, engines, hidden)
         engine["spec"]["startsAfter"] = [gms_name]
         cliques += [gms, engine]
     return cliques

@@ -8,10 +8,10 @@ a low-priority base; system labels last so users cannot override them.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from kubectl_dgd.core.containers import MAIN_CONTAINER
+from kubectl_dgd.core.datacopy import deep_copy
 from kubectl_dgd.core.graph import ENABLE_METRICS_ANNOTATION, PROPAGATED_ANNOTATIONS
 from kubectl_dgd.core.graph import WORKER_HASH_LABEL as LABEL_WORKER_HASH
 from kubectl_dgd.core.naming import child_name, runtime_namespace
@@ -128,7 +128,7 @@ def merge_env(graph_env: list[dict[str, Any]], own: list[dict[str, Any]]) -> lis
     """Graph env then the container's, by name (the container wins), sorted by name."""
     merged = {str(e.get("name")): e for e in graph_env}
     merged.update({str(e.get("name")): e for e in own})
-    return [copy.deepcopy(merged[name]) for name in sorted(merged)]
+    return [deep_copy(merged[name]) for name in sorted(merged)]
 
 
 def pod_template(
@@ -136,7 +136,7 @@ def pod_template(
 ) -> dict[str, Any]:
     """The merged pod template; ``restart=False`` leaves out ``nvidia.com/restartAt`` (the
     restart controller writes it separately, so it is not part of the worker hash)."""
-    template = copy.deepcopy(mapping(component.get("podTemplate")))
+    template = deep_copy(mapping(component.get("podTemplate")))
     meta = mapping(template.get("metadata"))
     spec = mapping(template.get("spec"))
     containers = items(spec.get("containers"))

@@ -18,7 +18,6 @@ keeps the origin version: the hash depends on the creating operator. A v1alpha1 
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 from typing import Any
 
@@ -95,7 +94,7 @@ def hash_input(graph: Graph) -> dict[str, Any]:
         version = _hashed_runtime_version(component, graph.operator_version)
         if newer and version is not None and version >= MIN_HASHED_RUNTIME:
             entry["runtimeVersion"] = str(version)
-        spec = copy.deepcopy(dcd["spec"])
+        spec = dict(dcd["spec"])  # a fresh DCD: only its own top-level keys are dropped
         for key in CLEARED_SPEC_FIELDS:
             spec.pop(key, None)
         entry["spec"] = spec
