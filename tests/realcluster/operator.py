@@ -34,6 +34,7 @@ GRAPH_LABEL = "nvidia.com/dynamo-graph-deployment-name"
 COMPONENT_LABEL = "nvidia.com/dynamo-component"
 SERVED = {"DynamoComponentDeployment", "Deployment", "Service"}
 ACTIVE = ("Pending", "InProgress")
+WORKER_TYPES = ("worker", "prefill", "decode")
 
 
 def _now() -> str:
@@ -152,35 +153,8 @@ class Operator:
             o["metadata"]["name"] for o in rendered if o["kind"] == "DynamoComponentDeployment"
         }
         components = dgd["spec"].get("components") or []
-        if rolling:
-            done = self._drain_old(dgd, components, current, target, deployments)  # type: ignore[arg-type]
-            phase = (status.get("rollingUpdate") or {}).get("phase")
-            if phase not in ACTIVE:
-                status["rollingUpdate"] = {
-                    "phase": "Pending",
-                    "startTime": _now(),
-                    "updatedComponents": [],
-                }
-                self._event(
-                    dgd, "RollingUpdateStarted", f"Rolling update started for worker hash {target}"
-                )
-            else:
-                status["rollingUpdate"]["phase"] = "InProgress"
-                status["rollingUpdate"]["updatedComponents"] = sorted(done)
-                workers = [
-                    c["name"]
-                    for c in components
-                    if c.get("type") in ("worker", "prefill", "decode")
-                ]
-                if status["rollingUpdate"]["phase"] == "InProgress" and set(done) >= set(workers):
-                    status["rollingUpdate"].update(phase="Completed", endTime=_now())
-                    self._annotate(dgd, target)  # type: ignore[arg-type]
-                    keep_old = set()
-                    self._event(
-                        dgd,
-                        "RollingUpdateCompleted",
-                        f"Rolling update completed for worker hash {target}",
-                    )
+        if rolling and self._advance_rollout(dgd, status, components, current, target, deployments):
+            keep_old = set()  # Completed: the old generation goes
         for dcd_name in set(dcds) - wanted - keep_old:
             self.rest.delete("DynamoComponentDeployment", dcd_name, self.namespace)
             self._applied.pop(("DynamoComponentDeployment", dcd_name), None)
@@ -192,6 +166,41 @@ class Operator:
         self._readiness(status, dgd)
         status["observedGeneration"] = meta.get("generation", 1)
         self._write_status(dgd, status)
+
+    def _advance_rollout(
+        self,
+        dgd: Obj,
+        status: Obj,
+        components: list[Obj],
+        old: str | None,
+        new: str | None,
+        deployments: dict[str, Obj],
+    ) -> bool:
+        """One step of the managed rolling update: Pending, then InProgress while the old
+        generation drains, then Completed (True) once every worker's new generation is ready."""
+        assert old is not None and new is not None
+        done = self._drain_old(dgd, components, old, new, deployments)
+        rolling = status.get("rollingUpdate") or {}
+        if rolling.get("phase") not in ACTIVE:
+            status["rollingUpdate"] = {
+                "phase": "Pending",
+                "startTime": _now(),
+                "updatedComponents": [],
+            }
+            self._event(
+                dgd, "RollingUpdateStarted", f"Rolling update started for worker hash {new}"
+            )
+            return False
+        rolling.update(phase="InProgress", updatedComponents=sorted(done))
+        workers = {c["name"] for c in components if c.get("type") in WORKER_TYPES}
+        if not set(done) >= workers:
+            return False
+        rolling.update(phase="Completed", endTime=_now())
+        self._annotate(dgd, new)
+        self._event(
+            dgd, "RollingUpdateCompleted", f"Rolling update completed for worker hash {new}"
+        )
+        return True
 
     def _apply_children(self, dgd: Obj, rendered: list[Obj], dcds: dict[str, Obj]) -> None:
         owners: dict[str, Obj] = {}
@@ -226,7 +235,7 @@ class Operator:
         components whose new generation is fully ready and whose old one is gone."""
         done = []
         for c in components:
-            if c.get("type") not in ("worker", "prefill", "decode"):
+            if c.get("type") not in WORKER_TYPES:
                 continue
             base = f"{dgd['metadata']['name']}-{c['name'].lower()}"
             new_d = deployments.get(f"{base}-{new}")
@@ -295,11 +304,7 @@ class Operator:
             base = f"{name}-{c['name'].lower()}"
             names = sorted(n for n in deployments if n == base or n.startswith(base + "-"))
             if not names:
-                names = [
-                    f"{base}-{hashed}"
-                    if c.get("type") in ("worker", "prefill", "decode") and hashed
-                    else base
-                ]
+                names = [f"{base}-{hashed}" if c.get("type") in WORKER_TYPES and hashed else base]
             counts = {
                 "replicas": 0,
                 "readyReplicas": 0,
@@ -428,12 +433,16 @@ class Operator:
         self.rest.replace_status(fresh)  # resourceVersion from the read: a 409 retries next pass
 
     def _annotate(self, dgd: Obj, value: str) -> None:
-        self.rest.merge_patch(
+        """The worker hash annotation; ``dgd`` takes the new resourceVersion, so that the
+        status written after it in the same pass is not refused as stale."""
+        patched = self.rest.merge_patch(
             "DynamoGraphDeployment",
             dgd["metadata"]["name"],
             self.namespace,
             {"metadata": {"annotations": {HASH_ANNOTATION: value}}},
         )
+        dgd["metadata"]["resourceVersion"] = patched["metadata"]["resourceVersion"]
+        dgd["metadata"].setdefault("annotations", {})[HASH_ANNOTATION] = value
 
     def _event(self, dgd: Obj, reason: str, message: str) -> None:
         meta = dgd["metadata"]

@@ -80,3 +80,44 @@ def test_a_graph_breaking_a_cel_rule_is_refused_with_the_servers_message(
         assert "component names must be unique case-insensitively" in e.body["message"]
     else:
         raise AssertionError("the API server accepted duplicate component names")
+
+
+def test_a_managed_rolling_update_replaces_the_worker_generation_and_the_old_one_is_collected(
+    real_ns: RealNamespace,
+) -> None:
+    real_ns.create(scenarios.healthy(real_ns.name))
+    before = real_ns.wait_ready("healthy")
+    old_dcds = {
+        d["metadata"]["name"] for d in real_ns.rest.list("DynamoComponentDeployment", real_ns.name)
+    }
+    changed = scenarios.rollout_change(before)
+    real_ns.rest.request(
+        "PUT", real_ns.rest.path("DynamoGraphDeployment", real_ns.name, "healthy"), changed
+    )
+    done = real_ns.wait_graph(
+        "healthy",
+        "rolling update Completed",
+        lambda o: (
+            ((o.get("status") or {}).get("rollingUpdate") or {}).get("phase") == "Completed"
+            and o["status"].get("state") == "successful"
+        ),
+        timeout=120,
+    )
+    assert done["status"]["rollingUpdate"]["updatedComponents"] == ["VllmDecodeWorker"]
+    new_dcds = {
+        d["metadata"]["name"] for d in real_ns.rest.list("DynamoComponentDeployment", real_ns.name)
+    }
+    assert "healthy-frontend" in new_dcds
+    assert not (old_dcds - {"healthy-frontend"}) & new_dcds  # the old worker DCD is gone
+
+    def old_pods_gone() -> bool:  # the real garbage collector removes what the old DCD owned
+        pods = real_ns.rest.list("Pod", real_ns.name)
+        return all(
+            p["metadata"]["labels"].get("nvidia.com/dynamo-worker-hash")
+            in (None, done["metadata"]["annotations"]["nvidia.com/current-worker-hash-v2"])
+            for p in pods
+        )
+
+    real_ns.rest.wait_for("the old generation's pods collected", old_pods_gone, timeout=90)
+    status = real_ns.kdgd("rollout", "status", "healthy", "--timeout", "30s")
+    assert status.returncode == 0, (status.stdout, status.stderr)
