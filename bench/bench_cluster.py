@@ -3,7 +3,7 @@ the pods: the counts must not grow), and ``kubectl dgd status NAME`` against
 ``kubectl get dgd NAME -o json`` on the same test API server (interleaved, min of RUNS; target
 <= 2.0x), with the breakdown of its start-up: the interpreter, urllib3 (the client's transport),
 what ``adapters/kubeclient.py`` loads of ``kubernetes`` against ``import kubernetes``, and the
-collector settings (``kubectl_dgd/gcpolicy.py``) against Python's defaults, in time and memory.
+collector settings (``kubectl_dgd/startup/gcpolicy.py``) against Python's defaults, in time and memory.
 
 Figures only, no assertions on time. Run: ``.venv/bin/python bench/run.py cluster``.
 """
@@ -53,8 +53,8 @@ PER_POD_BOUNDED = ("tree NAME", "events NAME", "why NAME")
 KUBECLIENT = "from kubectl_dgd.adapters.kubeclient import kube; kube()"
 # The same command with Python's own collector settings: the CLI's gcpolicy hooks made no-ops.
 DEFAULT_GC = (
-    "import sys, kubectl_dgd.gcpolicy as g; g.loading = g.running = g.exiting = lambda: None; "
-    "sys.argv = ['kubectl-dgd', *sys.argv[1:]]; from kubectl_dgd.cli.main import main; main()"
+    "import sys, kubectl_dgd.startup.gcpolicy as g; g.loading = lambda: None; "
+    "sys.argv = ['kubectl-dgd', *sys.argv[1:]]; from kubectl_dgd.cli import main; main()"
 )
 
 

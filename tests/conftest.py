@@ -168,7 +168,7 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-# The entry points tune the collector for a short-lived process (kubectl_dgd/gcpolicy.py:
+# The entry points tune the collector for a short-lived process (kubectl_dgd/startup/gcpolicy.py:
 # disabled while loading, objects frozen at exit); the test process lives on, so it gets
 # Python's thresholds back. What a command froze stays frozen: unfreezing would also thaw what
 # collection froze (pytest_collection_finish), and every later full collection would walk the

@@ -1,1 +1,25 @@
+"""The Argo CD config-management plugin front end."""
 
+from __future__ import annotations
+
+from typing import Any
+
+
+def main() -> Any:
+    """The ``dgd-argocd`` console script: ``argocd.main.main`` with the start-up tricks
+    (kubectl_dgd/startup/process.py); importing this package has no effect."""
+    from kubectl_dgd.startup.process import run
+
+    def load() -> Any:
+        from kubectl_dgd.argocd.main import main
+
+        return main
+
+    def tricks() -> None:
+        from kubectl_dgd.adapters import cel_extension
+
+        cel_extension.install()
+
+    # dataclasses imports inspect (with ast, dis and tokenize: some 4 ms) for the docstring of
+    # a class that has none, and every class of ours has one: a generate never runs it.
+    return run(load, deferred=("inspect",), tricks=tricks)
