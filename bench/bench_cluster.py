@@ -27,10 +27,12 @@ from measure import (  # noqa: E402
     RUNS,
     Row,
     child_env,
+    modes,
     peak_rss,
     side_by_side,
     spread,
     target,
+    with_plain,
 )
 
 COMMANDS: list[tuple[str, list[str]]] = [
@@ -156,7 +158,7 @@ def run() -> list[Row]:
         default_gc = "  the same with Python's default GC settings"
         bare, transport = 'python -c "pass"', 'python -c "import urllib3"'
         slim, full = "python -c <kubeclient.kube()>", 'python -c "import kubernetes"'
-        times = side_by_side(
+        commands, envs = with_plain(
             {
                 ours: [str(BIN / "kubectl-dgd"), "status", "my-graph"],
                 theirs: [str(BIN / "kubectl"), "get", "dgd", "my-graph", "-o", "json"],
@@ -166,9 +168,12 @@ def run() -> list[Row]:
                 slim: [sys.executable, "-c", KUBECLIENT],
                 full: [sys.executable, "-c", "import kubernetes"],
             },
-            env=env,
+            [ours],
+            env,
         )
+        times = side_by_side(commands, env=env, envs=envs)
         rows.extend((name, spread(values)) for name, values in times.items())
+        rows.append(modes(times, ours))
         rows.append(
             target(
                 "live: status NAME / kubectl get -o json (min/min)",
