@@ -56,7 +56,7 @@ KUBECLIENT = "from kubectl_dgd.adapters.kubeclient import kube; kube()"
 # The same command with Python's own collector settings: the CLI's gcpolicy hooks made no-ops.
 DEFAULT_GC = (
     "import sys, kubectl_dgd.startup.gcpolicy as g; g.loading = lambda: None; "
-    "sys.argv = ['kubectl-dgd', *sys.argv[1:]]; from kubectl_dgd.cli import main; main()"
+    "sys.argv = ['kubectl-dgd', *sys.argv[1:]]; from kubectl_dgd.cli.entry import main; main()"
 )
 
 

@@ -58,7 +58,7 @@ LARGE_RUNS = 3  # the 5000-graph stream gives an exponent, not a target: fewer r
 # A run with Python's own collector settings: the CLI's gcpolicy hooks made no-ops.
 DEFAULT_GC = (
     "import sys, kubectl_dgd.startup.gcpolicy as g; g.loading = lambda: None; "
-    "from kubectl_dgd.cli import main; sys.argv[0] = 'kubectl-dgd'; main()"
+    "from kubectl_dgd.cli.entry import main; sys.argv[0] = 'kubectl-dgd'; main()"
 )
 
 

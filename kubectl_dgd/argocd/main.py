@@ -46,7 +46,7 @@ def _plain_command(argv: list[str]) -> tuple[str, str] | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The commands (``kubectl_dgd.argocd:main``, the console script, adds the start-up tricks)."""
+    """The commands (``kubectl_dgd.argocd.entry:main``, the console script, adds the start-up tricks)."""
     given = sys.argv[1:] if argv is None else argv
     plain = _plain_command(given)
     if plain is None:

@@ -243,7 +243,7 @@ def usage_line(err: click.UsageError) -> str:
 
 
 def main(argv: list[str] | None = None, deps: Deps | None = None) -> Any:
-    """The command line (``kubectl_dgd.cli:main``, the console script, adds the start-up
+    """The command line (``kubectl_dgd.cli.entry:main``, the console script, adds the start-up
     tricks): every error is one line on stderr with its exit code.
 
     ``deps``: what the commands may touch (default: this process's streams, clock and

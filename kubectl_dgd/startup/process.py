@@ -1,6 +1,6 @@
 """What a console script's process does around its main: the start-up tricks, unless
-``DGD_PLAIN_STARTUP=1``. The console scripts call this (``kubectl_dgd.cli:main``,
-``kubectl_dgd.argocd:main``); importing the front ends' modules, or calling their ``main`` from
+``DGD_PLAIN_STARTUP=1``. The console scripts call this (``kubectl_dgd.cli.entry:main``,
+``kubectl_dgd.argocd.entry:main``); importing the front ends' modules, or calling their ``main`` from
 another program, changes nothing of the caller's interpreter.
 """
 

@@ -49,7 +49,7 @@ report, *argv = sys.argv[1:]
 sys.argv = ["kubectl-dgd", *argv]
 code = 0
 try:
-    from kubectl_dgd.cli import main  # the console script's function
+    from kubectl_dgd.cli.entry import main  # the console script's function
     main()
 except SystemExit as exc:
     code = exc.code

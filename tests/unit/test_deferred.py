@@ -53,7 +53,7 @@ def test_validate_leaves_the_cel_extensions_logging_unloaded(tmp_path: Path) -> 
     code = (
         "import sys\n"
         "sys.argv = ['kubectl-dgd', 'validate', sys.argv[1]]\n"
-        "from kubectl_dgd.cli import main\n"
+        "from kubectl_dgd.cli.entry import main\n"
         "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
         "from kubectl_dgd.startup.deferred import is_deferred\n"
         "print(code, is_deferred(sys.modules['logging']))\n"

@@ -176,7 +176,7 @@ def test_a_large_generate_without_fork_prints_what_its_workers_print(tmp_path: P
     streams = []
     for prelude in ("", "import os; del os.fork; "):
         code = f"{prelude}import sys; sys.argv = ['dgd-argocd', 'generate']; "
-        code += "from kubectl_dgd.argocd import main; main()"
+        code += "from kubectl_dgd.argocd.entry import main; main()"
         proc = subprocess.run(
             [sys.executable, "-c", code],
             cwd=app,

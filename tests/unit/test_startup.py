@@ -39,7 +39,7 @@ try:
         main(argv)
     else:
         sys.argv = ["kubectl-dgd", *argv]
-        from kubectl_dgd.cli import main
+        from kubectl_dgd.cli.entry import main
         main()
 except SystemExit as exc:
     code = exc.code

@@ -1,0 +1,24 @@
+"""The ``kubectl-dgd`` console script's function (``[project.scripts]``): the front end's
+``main`` with the start-up tricks (kubectl_dgd/startup/process.py). A module of its own: a
+function ``main`` in the package would be replaced by the submodule ``main`` once imported."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def main() -> Any:
+    """``cli.main.main`` with the start-up tricks; importing this module has no effect."""
+    from kubectl_dgd.startup.process import run
+
+    def load() -> Any:
+        from kubectl_dgd.cli.main import main
+
+        return main
+
+    def tricks() -> None:
+        from kubectl_dgd.adapters import cel_extension
+
+        cel_extension.install()
+
+    return run(load, tricks=tricks)
