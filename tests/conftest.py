@@ -93,11 +93,6 @@ def pin_environment(environ: Any = os.environ) -> None:
         time.tzset()
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Before collection and every session fixture (the test API server, its kubeconfig)."""
-    pin_environment()
-
-
 @pytest.fixture(autouse=True)
 def _pinned_environment() -> Iterator[None]:
     """Each test starts from the pinned environment, whatever the one before it left."""
@@ -369,7 +364,11 @@ def pytest_configure(config: pytest.Config) -> None:
     """The controller names the run's real-control-plane state directory before the workers
     start (they inherit the environment); the first test that needs the control plane starts it
     there (tests/realcluster/conftest.py). An exported KDGD_REAL_STATE attaches to a running
-    one, which the run then leaves running."""
+    one, which the run then leaves running.
+
+    First, the pinned environment: before collection and every session fixture (the test API
+    server, the control plane), in the controller and in each worker."""
+    pin_environment()
     if hasattr(config, "workerinput") or os.environ.get("KDGD_REAL_STATE"):
         return
     import tempfile
