@@ -4,11 +4,19 @@ function ``main`` in the package would be replaced by the submodule ``main`` onc
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 
 def main() -> Any:
     """``cli.main.main`` with the start-up tricks; importing this module has no effect."""
+    try:  # a Ctrl-C while the first modules load is an interruption, not a traceback
+        return _run()
+    except KeyboardInterrupt:  # (the command's own interruptions are handled inside it)
+        sys.exit(130)  # Exit.INTERRUPTED (exitcodes.py), perhaps not loaded yet
+
+
+def _run() -> Any:
     from kubectl_dgd.startup.process import run
 
     def load() -> Any:
