@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 BEFORE_REF = "6f019c5"
 LIMIT_MIB = 512
 MIB = 1 << 20
-PLUGIN = [sys.executable, "-c", "from kubectl_dgd.argocd.main import main; main()", "generate"]
+PLUGIN = [sys.executable, "-c", "from kubectl_dgd.argocd.entry import main; main()", "generate"]
 
 
 @dataclass

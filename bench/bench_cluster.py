@@ -3,7 +3,7 @@ the pods: the counts must not grow), and ``kubectl dgd status NAME`` against
 ``kubectl get dgd NAME -o json`` on the same test API server (interleaved, min of RUNS; target
 <= 2.0x), with the breakdown of its start-up: the interpreter, urllib3 (the client's transport),
 what ``adapters/kubeclient.py`` loads of ``kubernetes`` against ``import kubernetes``, and the
-collector settings (``kubectl_dgd/gcpolicy.py``) against Python's defaults, in time and memory.
+collector settings (``kubectl_dgd/startup/gcpolicy.py``) against Python's defaults, in time and memory.
 
 Figures only, no assertions on time. Run: ``.venv/bin/python bench/run.py cluster``.
 """
@@ -27,10 +27,12 @@ from measure import (  # noqa: E402
     RUNS,
     Row,
     child_env,
+    modes,
     peak_rss,
     side_by_side,
     spread,
     target,
+    with_plain,
 )
 
 COMMANDS: list[tuple[str, list[str]]] = [
@@ -53,8 +55,8 @@ PER_POD_BOUNDED = ("tree NAME", "events NAME", "why NAME")
 KUBECLIENT = "from kubectl_dgd.adapters.kubeclient import kube; kube()"
 # The same command with Python's own collector settings: the CLI's gcpolicy hooks made no-ops.
 DEFAULT_GC = (
-    "import sys, kubectl_dgd.gcpolicy as g; g.loading = g.running = g.exiting = lambda: None; "
-    "sys.argv = ['kubectl-dgd', *sys.argv[1:]]; from kubectl_dgd.cli.main import main; main()"
+    "import sys, kubectl_dgd.startup.gcpolicy as g; g.loading = lambda: None; "
+    "sys.argv = ['kubectl-dgd', *sys.argv[1:]]; from kubectl_dgd.cli.entry import main; main()"
 )
 
 
@@ -156,7 +158,7 @@ def run() -> list[Row]:
         default_gc = "  the same with Python's default GC settings"
         bare, transport = 'python -c "pass"', 'python -c "import urllib3"'
         slim, full = "python -c <kubeclient.kube()>", 'python -c "import kubernetes"'
-        times = side_by_side(
+        commands, envs = with_plain(
             {
                 ours: [str(BIN / "kubectl-dgd"), "status", "my-graph"],
                 theirs: [str(BIN / "kubectl"), "get", "dgd", "my-graph", "-o", "json"],
@@ -166,9 +168,12 @@ def run() -> list[Row]:
                 slim: [sys.executable, "-c", KUBECLIENT],
                 full: [sys.executable, "-c", "import kubernetes"],
             },
-            env=env,
+            [ours],
+            env,
         )
+        times = side_by_side(commands, env=env, envs=envs)
         rows.extend((name, spread(values)) for name, values in times.items())
+        rows.append(modes(times, ours))
         rows.append(
             target(
                 "live: status NAME / kubectl get -o json (min/min)",

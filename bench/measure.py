@@ -60,16 +60,54 @@ def peak_rss(argv: list[str], env: dict[str, str] | None = None, runs: int = 3) 
 
 
 def side_by_side(
-    commands: dict[str, list[str]], runs: int = RUNS, env: dict[str, str] | None = None
+    commands: dict[str, list[str]],
+    runs: int = RUNS,
+    env: dict[str, str] | None = None,
+    envs: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, list[float]]:
-    """Wall times of each command, taking turns; one warm-up run each (page cache, byte code)."""
-    for argv in commands.values():
-        wall(argv, env)
+    """Wall times of each command, taking turns; one warm-up run each (page cache, byte code).
+    ``envs``: a command's own environment, in place of ``env`` (the plain start-up's)."""
+    own = envs or {}
+    for name, argv in commands.items():
+        wall(argv, own.get(name, env))
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
-            times[name].append(wall(argv, env))
+            times[name].append(wall(argv, own.get(name, env)))
     return times
+
+
+PLAIN = " (plain)"  # the same command with DGD_PLAIN_STARTUP=1: every start-up trick off
+
+
+def plain_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (or the children's default) with every start-up trick off."""
+    return {**(env or child_env()), "DGD_PLAIN_STARTUP": "1"}
+
+
+def with_plain(
+    commands: dict[str, list[str]], names: list[str], env: dict[str, str] | None = None
+) -> tuple[dict[str, list[str]], dict[str, dict[str, str]]]:
+    """``commands`` plus each of ``names`` again in plain mode, right after it, and the
+    environments of those (for ``side_by_side``)."""
+    out: dict[str, list[str]] = {}
+    envs: dict[str, dict[str, str]] = {}
+    for name, argv in commands.items():
+        out[name] = argv
+        if name in names:
+            out[name + PLAIN] = argv
+            envs[name + PLAIN] = plain_env(env)
+    return out, envs
+
+
+def modes(times: dict[str, list[float]], name: str) -> Row:
+    """One command in both modes side by side: what the start-up tricks save."""
+    quick, plain = min(times[name]), min(times[name + PLAIN])
+    return (
+        f"  {name}: tricks / plain (min/min)",
+        f"{quick * 1000:.0f} / {plain * 1000:.0f} ms = {quick / plain:.2f}x "
+        f"(the tricks save {(plain - quick) * 1000:.0f} ms)",
+    )
 
 
 def ms(seconds: float) -> str:

@@ -22,7 +22,9 @@ import sys  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
-import kubectl_dgd  # noqa: E402,F401 - the package's own set-up first (the class cache, if any)
+from kubectl_dgd.startup import dataclass_code  # noqa: E402 - the class cache, as the console script
+
+dataclass_code.install()
 
 CREATING = [0.0]  # seconds spent in dataclass creation
 
@@ -50,7 +52,7 @@ def main(name: str) -> dict[str, float]:
         phases[label] = (now - last[0]) * 1000
         last[0] = now
 
-    from kubectl_dgd import gcpolicy
+    from kubectl_dgd.startup import gcpolicy
 
     gcpolicy.loading()
     phase("dataclasses and inspect (click imports both; first here, to time class creation)")
@@ -96,6 +98,6 @@ def main(name: str) -> dict[str, float]:
 
 if __name__ == "__main__":
     print(json.dumps(main(sys.argv[1])), flush=True)
-    from kubectl_dgd import gcpolicy
+    from kubectl_dgd.startup import gcpolicy
 
     gcpolicy.exiting()  # as the command's main() does

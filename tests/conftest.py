@@ -49,6 +49,57 @@ settings.load_profile(
 )
 
 
+# -- the environment every test starts from ------------------------------------------------
+
+# What the suite pins, whatever the shell that started it exported (a wide terminal's COLUMNS,
+# another time zone or locale, a proxy, a kubeconfig, colours forced or refused): each test
+# starts from these, and a test that needs another value sets it itself.
+PINNED_ENV: dict[str, str] = {
+    "COLUMNS": "80",  # shutil.get_terminal_size reads it before the terminal: the default width
+    "LINES": "24",
+    "TZ": "UTC",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+}
+# Removed: colour switches, the user's cluster, proxies (the tests dial loopback only), our
+# own knobs (DGD_PLAIN_STARTUP excepted: the suite's second CI pass sets it for every test).
+UNSET_ENV = (
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "KUBECONFIG",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+)
+UNSET_PREFIXES = ("ARGOCD_", "PARAM_", "DGD_")
+KEPT = ("DGD_PLAIN_STARTUP",)
+
+
+def pin_environment(environ: Any = os.environ) -> None:
+    """``environ`` as the suite runs with it (os.environ: and the time zone applied)."""
+    for name in [
+        k for k in environ if (k in UNSET_ENV or k.startswith(UNSET_PREFIXES)) and k not in KEPT
+    ]:
+        del environ[name]
+    environ.update(PINNED_ENV)
+    if environ is os.environ:
+        time.tzset()
+
+
+@pytest.fixture(autouse=True)
+def _pinned_environment() -> Iterator[None]:
+    """Each test starts from the pinned environment, whatever the one before it left."""
+    pin_environment()
+    yield
+
+
 @dataclass
 class Result:
     returncode: int
@@ -168,7 +219,7 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-# The entry points tune the collector for a short-lived process (kubectl_dgd/gcpolicy.py:
+# The entry points tune the collector for a short-lived process (kubectl_dgd/startup/gcpolicy.py:
 # disabled while loading, objects frozen at exit); the test process lives on, so it gets
 # Python's thresholds back. What a command froze stays frozen: unfreezing would also thaw what
 # collection froze (pytest_collection_finish), and every later full collection would walk the
@@ -313,7 +364,11 @@ def pytest_configure(config: pytest.Config) -> None:
     """The controller names the run's real-control-plane state directory before the workers
     start (they inherit the environment); the first test that needs the control plane starts it
     there (tests/realcluster/conftest.py). An exported KDGD_REAL_STATE attaches to a running
-    one, which the run then leaves running."""
+    one, which the run then leaves running.
+
+    First, the pinned environment: before collection and every session fixture (the test API
+    server, the control plane), in the controller and in each worker."""
+    pin_environment()
     if hasattr(config, "workerinput") or os.environ.get("KDGD_REAL_STATE"):
         return
     import tempfile

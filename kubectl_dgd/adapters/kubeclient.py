@@ -10,7 +10,7 @@ files, client certificates, basic auth, OIDC, in-cluster service accounts; exec 
 by ``credentials`` first). They are loaded as the package has them, with two indirections:
 
 - The package modules on their way (``kubernetes``, ``kubernetes.client``, ``kubernetes.config``,
-  ``kubernetes.utils``) go into ``sys.modules`` deferred (``kubectl_dgd.deferred``): the real module
+  ``kubernetes.utils``) go into ``sys.modules`` deferred (``kubectl_dgd.startup.deferred``): the real module
   objects, with their ``__path__`` and spec, whose ``__init__`` runs in place at the first name
   asked of them that is not yet there. Code that later uses the package in full (a test, a
   plugin in the same process) sees the same modules; only the cost moves to that moment.
@@ -20,7 +20,9 @@ by ``credentials`` first). They are loaded as the package has them, with two ind
   that import the real object at first use (`_Deferred`); nothing else sees them.
 
 If any of these modules is already in ``sys.modules`` (the whole package imported first), that
-module is used as it is.
+module is used as it is. With ``DGD_PLAIN_STARTUP=1`` (kubectl_dgd/startup/) none of this is
+done: the modules are imported as ``import kubernetes.client.rest`` would, package ``__init__``
+modules and all; ``tests/cluster/test_kubeclient.py`` runs the live commands both ways.
 
 Standard modules that the client, urllib3 and http.client import at their top only for what a
 live command never does here are deferred too (``_UNUSED_STANDARD``, each with its reason), so
@@ -49,7 +51,8 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_dgd.deferred import defer, is_deferred
+from kubectl_dgd.startup import plain
+from kubectl_dgd.startup.deferred import defer, is_deferred
 
 _PACKAGES = ("kubernetes", "kubernetes.client", "kubernetes.config", "kubernetes.utils")
 # Imported at the top of the transport stack for these uses only (none in a live command).
@@ -123,6 +126,8 @@ def load_transport() -> types.ModuleType:
     """urllib3 as ``kube`` loads it (the first half of ``kube``, apart for the benchmark's
     phases): the unused standard modules and the package modules entered deferred, then
     urllib3 with ``urllib3.http2`` deferred."""
+    if plain():
+        return importlib.import_module("urllib3")
     with _LOCK:
         for name in _UNUSED_STANDARD:
             with contextlib.suppress(ImportError):  # not in this Python: nothing to defer
@@ -156,6 +161,8 @@ def _load_kube_config() -> types.ModuleType:
     module = sys.modules.get(name)
     if module is not None:
         return module
+    if plain():
+        return importlib.import_module(name)
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None:
         raise ImportError(f"no module {name}")
@@ -194,7 +201,9 @@ def kube() -> Kube:
             load_transport()
             configuration = importlib.import_module("kubernetes.client.configuration")
             client = sys.modules["kubernetes.client"]
-            if is_deferred(client):  # what the loaders import from it
+            if is_deferred(
+                client
+            ):  # not in plain mode: the package's __init__ ran  # what the loaders import from it
                 setattr(client, "Configuration", configuration.Configuration)  # noqa: B010
             rest = importlib.import_module("kubernetes.client.rest")
             exceptions = importlib.import_module("kubernetes.client.exceptions")

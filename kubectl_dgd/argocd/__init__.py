@@ -1,1 +1,1 @@
-
+"""The Argo CD config-management plugin front end."""

@@ -14,21 +14,11 @@ import sys
 from pathlib import Path
 
 try:  # a Ctrl-C while the modules load is an interruption, not a traceback
-    from kubectl_dgd import gcpolicy
-    from kubectl_dgd.deferred import defer
     from kubectl_dgd.errors import DgdError, UsageError
     from kubectl_dgd.exitcodes import Exit
-
-    gcpolicy.loading()  # before the command's modules load (they are imported where used)
+    from kubectl_dgd.startup import gcpolicy
 except KeyboardInterrupt:  # pragma: no cover - timing dependent
     sys.exit(130)
-# Modules imported for functions a generate never calls, entered deferred: each runs only if
-# something asks it for a name (kubectl_dgd/deferred.py). dataclasses imports inspect (with ast,
-# dis and tokenize: some 4 ms) for the docstring of a class that has none, and every class of
-# ours has one; ruamel imports base64 for !!binary output, glob for plug-ins, copy for its
-# commented types.
-for _module in ("inspect", "base64", "glob", "copy"):
-    defer(_module)
 
 PROG = "dgd-argocd"
 COMMANDS = ("generate", "parameters")
@@ -56,14 +46,7 @@ def _plain_command(argv: list[str]) -> tuple[str, str] | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    try:
-        _main(argv)
-    finally:
-        if argv is None:  # the process ends here (called with argv, it is embedded: a test)
-            gcpolicy.exiting()
-
-
-def _main(argv: list[str] | None) -> None:
+    """The commands (``kubectl_dgd.argocd.entry:main``, the console script, adds the start-up tricks)."""
     given = sys.argv[1:] if argv is None else argv
     plain = _plain_command(given)
     if plain is None:

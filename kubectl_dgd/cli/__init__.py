@@ -1,1 +1,1 @@
-
+"""The kubectl plugin front end."""

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import sys
 
+from kubectl_dgd.startup import gcpolicy
+
 try:  # a Ctrl-C while the modules load is still an interruption, not a traceback
-    from kubectl_dgd import gcpolicy
-
-    gcpolicy.loading()  # before click and the command's modules load
-
     import contextlib
     import errno
     import importlib
@@ -245,7 +243,8 @@ def usage_line(err: click.UsageError) -> str:
 
 
 def main(argv: list[str] | None = None, deps: Deps | None = None) -> Any:
-    """Console-script entry point: every error is one line on stderr with its exit code.
+    """The command line (``kubectl_dgd.cli.entry:main``, the console script, adds the start-up
+    tricks): every error is one line on stderr with its exit code.
 
     ``deps``: what the commands may touch (default: this process's streams, clock and
     environment); tests pass a fake.
@@ -265,9 +264,6 @@ def main(argv: list[str] | None = None, deps: Deps | None = None) -> Any:
         _discard_stdout()
         click.echo(f"error: cannot write the output: {err.strerror or err}", err=True)
         sys.exit(int(Exit.FAILED))
-    finally:
-        if argv is None:  # the process ends here (called with argv, it is embedded: a test)
-            gcpolicy.exiting()
 
 
 class _ClosedStream(io.TextIOBase):

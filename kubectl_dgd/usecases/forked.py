@@ -10,6 +10,10 @@ for it, and also when the parent is gone (the OOM killer, Argo CD's timeout), si
 parent holds the write end; a worker that finds its parent gone while it sends results leaves
 on the broken pipe. A worker that dies fails the whole map (``WorkerDied``); an exception
 raised by a job is raised again in the parent.
+
+Where ``os.fork`` does not exist (Windows), or is not safe (another thread runs: the child
+would get a copy of locks that thread may hold, and only the forking thread), the jobs run in
+this process, in order: the same results, one CPU (``fork_usable``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import os
 import pickle
 import select
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -50,9 +55,20 @@ class _Worker:
         self.pending: deque[int] = deque()  # chunk numbers sent, oldest first
 
 
+def fork_usable() -> bool:
+    """``os.fork`` exists and this process runs one thread (threading is not imported for
+    this: without it loaded, no thread of its making runs)."""
+    if not hasattr(os, "fork") or not hasattr(select, "poll"):
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
 def map_forked(fn: Callable[[J], R], jobs: Sequence[J], workers: int, chunk: int) -> list[R]:
     """``[fn(job) for job in jobs]``, computed by up to ``workers`` forked processes, each
-    given at most ``chunk`` jobs at a time."""
+    given at most ``chunk`` jobs at a time; in this process where forking is not usable."""
+    if not fork_usable():
+        return [fn(job) for job in jobs]
     chunks = _chunks(len(jobs), workers, chunk)
     done: list[list[R] | None] = [None] * len(chunks)
     started: list[_Worker] = []

@@ -89,6 +89,10 @@ def argocd_env(
 ) -> dict[str, str]:
     """The environment the cmp-server gives a command (empty values kept, as Argo CD keeps them)."""
     env: dict[str, str] = {"PATH": f"{BIN}:/usr/local/bin:/usr/bin:/bin"}
+    # The suite's run with every start-up trick off (DGD_PLAIN_STARTUP=1, .ci/run) reaches
+    # the plugin too, as a sidecar's image environment would.
+    if os.environ.get("DGD_PLAIN_STARTUP"):
+        env["DGD_PLAIN_STARTUP"] = os.environ["DGD_PLAIN_STARTUP"]
     env.update(sidecar_env or {})
     build = {
         "ARGOCD_APP_NAME": app_name,

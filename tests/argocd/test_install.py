@@ -130,7 +130,7 @@ def report():
     print(",".join(sorted(names)), file=sys.stderr)
 atexit.register(report)
 sys.argv = ["dgd-argocd", "generate"]
-from kubectl_dgd.argocd.main import main
+from kubectl_dgd.argocd.entry import main
 main()
 """
 

@@ -65,11 +65,11 @@ def test_an_ascii_only_stdout_gets_non_ascii_text_escaped(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("script", "module"),
     [
-        ("kubectl-dgd", "kubectl_dgd.dataclass_code"),
-        ("kubectl-dgd", "kubectl_dgd.gcpolicy"),
+        ("kubectl-dgd", "kubectl_dgd.startup.dataclass_code"),
+        ("kubectl-dgd", "kubectl_dgd.startup.gcpolicy"),
         ("kubectl-dgd", "click"),
         ("kubectl-dgd", "kubectl_dgd.cli.validate"),
-        ("dgd-argocd", "kubectl_dgd.deferred"),
+        ("dgd-argocd", "kubectl_dgd.startup.deferred"),
     ],
 )
 def test_ctrl_c_while_a_module_loads_exits_130_without_a_traceback(

@@ -49,14 +49,14 @@ report, *argv = sys.argv[1:]
 sys.argv = ["kubectl-dgd", *argv]
 code = 0
 try:
-    from kubectl_dgd.cli.main import main
+    from kubectl_dgd.cli.entry import main  # the console script's function
     main()
 except SystemExit as exc:
     code = exc.code
 loaded = sorted(sys.modules)
 deferred = type(sys.modules["kubernetes"]).__name__
 from kubectl_dgd.adapters.kubeclient import _UNUSED_STANDARD
-kinds = {m: type(sys.modules[m]).__name__ for m in (*_UNUSED_STANDARD, "urllib3.http2")}
+kinds = {m: type(sys.modules.get(m)).__name__ for m in (*_UNUSED_STANDARD, "urllib3.http2")}
 after = {}
 if os.environ.get("AFTER"):
     import kubernetes
@@ -100,13 +100,20 @@ with open(report, "w") as fh:
 """
 
 
-def probe(server: ApiServer, tmp_path: Path, *argv: str, after: bool = False) -> dict[str, Any]:
+def probe(
+    server: ApiServer, tmp_path: Path, *argv: str, after: bool = False, plain: bool = False
+) -> dict[str, Any]:
+    """``kubectl-dgd ARGV`` in a fresh interpreter; ``plain``: with DGD_PLAIN_STARTUP=1."""
     assert server.kubeconfig is not None
     report = tmp_path / "report.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KUBECONFIG", "PYTHON"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("KUBECONFIG", "PYTHON", "DGD_"))
+    }
     env.update({"PYTHONPATH": str(ROOT), "KUBECONFIG": str(server.kubeconfig), "NO_COLOR": "1"})
     if after:
         env["AFTER"] = "1"
+    if plain:
+        env["DGD_PLAIN_STARTUP"] = "1"
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, str(report), *argv],
         env=env,
@@ -149,6 +156,26 @@ def test_a_live_command_loads_only_the_client_parts_it_uses(
     assert result["deferred"] == "DeferredModule"  # kubernetes/__init__.py has not run
     # imported by the client's modules, not run: see kubeclient's docstring
     assert set(result["kinds"].values()) == {"DeferredModule"}, result["kinds"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["status", "my-graph"], id="status"),
+        pytest.param(["list", "-o", "yaml"], id="list"),
+    ],
+)
+def test_the_plain_start_up_loads_the_whole_client_and_prints_the_same(
+    seeded: ApiServer, tmp_path: Path, argv: list[str]
+) -> None:
+    """DGD_PLAIN_STARTUP=1: the client imported as ``import kubernetes`` would (its package
+    ``__init__`` run, no module deferred), and the same output as the start-up tricks give."""
+    quick = probe(seeded, tmp_path, *argv)
+    plain = probe(seeded, tmp_path, *argv, plain=True)
+    assert (plain["code"], plain["stdout"], plain["stderr"]) == (0, quick["stdout"], "")
+    assert plain["deferred"] == "module"  # kubernetes/__init__.py ran
+    assert "DeferredModule" not in set(plain["kinds"].values()), plain["kinds"]
+    assert "kubernetes.client.api_client" in plain["modules"]
 
 
 def test_the_whole_package_works_after_a_live_command(seeded: ApiServer, tmp_path: Path) -> None:

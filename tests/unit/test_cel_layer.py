@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -554,3 +556,42 @@ def test_multi_line_compile_errors_are_reported_on_one_line() -> None:
     custom = {"type": "object", "x-kubernetes-validations": [{"rule": "self.(\n)", "message": "m"}]}
     (finding,) = cel.check({}, None, custom)
     assert "\n" not in finding.message
+
+
+LOADERS = {
+    "quick": "from kubectl_dgd.adapters.cel_extension import extension; lib = extension()",
+    "package": "import cel as lib",
+}
+EVALUATE = """
+import json, sys
+{load}
+from kubectl_dgd.core.validate import cel_env
+out = []
+for text in json.loads(sys.argv[1]):
+    try:
+        out.append(repr(lib.evaluate(text, lib.Context({{}}, cel_env.EXTENSION_FUNCTIONS))))
+    except Exception as err:
+        out.append(type(err).__name__)
+print(json.dumps([lib.__name__, out]))
+"""
+
+
+def test_the_quick_loader_and_import_cel_give_the_same_library() -> None:
+    """adapters/cel_extension.py loads the compiled extension alone (a start-up trick); the
+    package (``import cel``, the plain start-up) evaluates every sample the same, failures
+    included. In two children: the extension cannot be loaded twice in one process."""
+    samples = [*NATIVE_SAMPLES.values(), *EXTENSION_SAMPLES, "'a' + 1", "self.a =="]
+    results = {}
+    for name, load in LOADERS.items():
+        proc = subprocess.run(
+            [sys.executable, "-c", EVALUATE.format(load=load), json.dumps(samples)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        results[name] = json.loads(proc.stdout)
+    assert results["quick"][0] == "cel.cel"  # the extension, not the package
+    assert results["quick"][1] == results["package"][1]
+    assert results["quick"][1][: len(samples) - 2] == ["True"] * (len(samples) - 2)

@@ -116,6 +116,24 @@ VIOLATIONS = [
         "layers",
         id="core-imports-usecases",
     ),
+    pytest.param(
+        "kubectl_dgd.core.validate.cel_env",
+        "from kubectl_dgd.startup.deferred import defer",
+        "startup-fenced",
+        id="core-uses-the-start-up-machinery",
+    ),
+    pytest.param(
+        "kubectl_dgd.usecases.render",
+        "import kubectl_dgd.startup.gcpolicy",
+        "startup-fenced",
+        id="usecase-uses-the-start-up-machinery",
+    ),
+    pytest.param(
+        "kubectl_dgd.startup.deferred",
+        "import kubectl_dgd.core.naming",
+        "startup-below-all",
+        id="start-up-machinery-imports-core",
+    ),
 ]
 
 

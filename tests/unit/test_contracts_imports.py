@@ -27,9 +27,9 @@ sys.argv = [entry, *argv]
 code = 0
 try:
     if entry == "kubectl-dgd":
-        from kubectl_dgd.cli.main import main
+        from kubectl_dgd.cli.entry import main  # the console scripts' functions
     else:
-        from kubectl_dgd.argocd.main import main
+        from kubectl_dgd.argocd.entry import main
     main()
 except SystemExit as exc:
     code = exc.code

@@ -1,4 +1,4 @@
-"""The cache of our dataclasses' generated methods (kubectl_dgd/dataclass_code.py).
+"""The cache of our dataclasses' generated methods (kubectl_dgd/startup/dataclass_code.py).
 
 A probe package stands in for ours (the cache serves one package by name), so the tests write
 only below tmp_path; the last tests run the real console script in fresh processes.
@@ -13,13 +13,14 @@ import marshal
 import os
 import subprocess
 import sys
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kubectl_dgd import dataclass_code
+from kubectl_dgd.startup import dataclass_code
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "manifests" / "examples" / "vllm-agg.yaml"
@@ -101,8 +102,8 @@ def test_the_first_process_compiles_and_writes_the_next_one_reads(probe: Path) -
     assert dataclass_code._missed == {"dcprobe.shapes"}
     dataclass_code.save()
     cache = _cache_of(probe)
-    magic, codes = marshal.loads(cache.read_bytes())
-    assert magic == importlib.util.MAGIC_NUMBER
+    magic, form, codes = marshal.loads(cache.read_bytes())
+    assert (magic, form) == (importlib.util.MAGIC_NUMBER, dataclass_code.FORM)
     assert len(codes) >= 7  # Point: init, repr, eq, hash, setattr, delattr; Box: init, repr, eq
     assert all("def __create_fn__" in text for text in codes)
 
@@ -122,7 +123,7 @@ def test_an_edited_class_misses_and_the_cache_is_rewritten(probe: Path) -> None:
     assert shapes.Point(1) == shapes.Point(1, 0, 9) and shapes.Point(1).z == 9
     assert dataclass_code._missed == {"dcprobe.shapes"}
     dataclass_code.save()
-    _, codes = marshal.loads(_cache_of(probe).read_bytes())
+    _, _, codes = marshal.loads(_cache_of(probe).read_bytes())
     point_reprs = [t for t in codes if "def __repr__" in t and "x={self.x!r}" in t]
     assert len(point_reprs) == 1 and "z={self.z!r}" in point_reprs[0]  # the old text is gone
 
@@ -132,11 +133,13 @@ def test_an_edited_class_misses_and_the_cache_is_rewritten(probe: Path) -> None:
     [
         b"",
         b"\x00garbage",
-        marshal.dumps((b"\x00\x00\r\n", {})),  # another interpreter's magic number
+        marshal.dumps((b"\x00\x00\r\n", 2, {})),  # another interpreter's magic number
         marshal.dumps([1, 2]),
-        marshal.dumps((importlib.util.MAGIC_NUMBER, ["not", "a", "dict"])),
+        marshal.dumps((importlib.util.MAGIC_NUMBER, 2, ["not", "a", "dict"])),
+        # the first form (no form number): its code was compiled with __future__ annotations
+        marshal.dumps((importlib.util.MAGIC_NUMBER, {})),
     ],
-    ids=["empty", "garbage", "other-magic", "wrong-shape", "not-a-dict"],
+    ids=["empty", "garbage", "other-magic", "wrong-shape", "not-a-dict", "first-form"],
 )
 def test_a_damaged_or_foreign_cache_means_plain_compilation(probe: Path, content: bytes) -> None:
     cache = _cache_of(probe)
@@ -178,10 +181,40 @@ def test_other_modules_dataclasses_are_compiled_by_the_builtin(probe: Path) -> N
 
     assert Local(1) == Local(1)
     assert __name__ not in dataclass_code._used and "tests" not in str(dataclass_code._files)
+    # As dataclasses' own exec compiles them: the field's annotation (the text "int", under
+    # this file's __future__ import), not dataclass_code's __future__ flags.
+    assert Local.__init__.__annotations__ == {"a": "int", "return": None}
+
+
+def _init_annotations(shapes: Any) -> list[dict[str, Any]]:
+    return [dict(cls.__init__.__annotations__) for cls in (shapes.Point, shapes.Box)]
+
+
+def test_cached_uncached_and_plain_methods_have_the_same_annotations(
+    probe: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache compiles a method's text as ``exec`` in ``dataclasses`` would, without the
+    ``from __future__ import annotations`` of its own module: the annotations are the fields'
+    types, equal cached or not, and ``typing.get_type_hints`` resolves them."""
+    uncached = _init_annotations(_fresh_import())
+    assert dataclass_code._missed == {"dcprobe.shapes"}
+    dataclass_code.save()
+    shapes = _fresh_import()
+    assert dataclass_code._missed == set()
+    cached = _init_annotations(shapes)
+    monkeypatch.setattr(dataclass_code, "PACKAGE", "not-this-package")  # the builtin's path
+    plain = _init_annotations(_fresh_import())
+    assert uncached == cached == plain
+    assert cached[0] == {"x": "int", "y": "int", "tags": "tuple[str, ...]", "return": None}
+    hints = typing.get_type_hints(shapes.Point.__init__)
+    assert hints == {"x": int, "y": int, "tags": tuple[str, ...], "return": type(None)}
+    assert typing.get_type_hints(shapes.Box.__init__)["items"] == list[int]
 
 
 def _env(prefix: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # The cache is a start-up trick: on whatever DGD_PLAIN_STARTUP the suite runs with.
+    drop = ("PYTHONDONTWRITEBYTECODE", "DGD_PLAIN_STARTUP")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env["PYTHONPYCACHEPREFIX"] = str(prefix)  # keep the checkout's __pycache__ out of it
     return env
 
@@ -204,7 +237,7 @@ def test_the_console_script_fills_the_cache_once_then_only_reads_it(tmp_path: Pa
 
 
 def test_fill_caches_every_module_with_dataclasses(tmp_path: Path) -> None:
-    code = "from kubectl_dgd import dataclass_code as c; print(c.fill())"
+    code = "from kubectl_dgd.startup import dataclass_code as c; print(c.fill())"
     proc = subprocess.run(
         [sys.executable, "-c", code],
         env=_env(tmp_path),
@@ -243,12 +276,14 @@ def test_every_dataclass_of_the_package_has_a_docstring() -> None:
 def test_dataclasses_stays_unloaded_until_asked_for_and_then_runs_with_the_cache() -> None:
     code = (
         "import sys, kubectl_dgd\n"
-        "from kubectl_dgd import dataclass_code\n"
-        "from kubectl_dgd.deferred import is_deferred\n"
+        "from kubectl_dgd.startup import dataclass_code\n"
+        "from kubectl_dgd.startup.deferred import is_deferred\n"
+        "print('dataclasses' in sys.modules)\n"  # importing the package installs nothing
+        "dataclass_code.install()\n"  # as the console scripts do (startup/process.py)
         "print(is_deferred(sys.modules['dataclasses']))\n"
         "from dataclasses import dataclass\n"
         "import dataclasses\n"
         "print(is_deferred(dataclasses), dataclasses.exec is dataclass_code._exec)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert proc.stdout.split() == ["True", "False", "True"], proc.stderr
+    assert proc.stdout.split() == ["False", "True", "False", "True"], proc.stderr

@@ -7,7 +7,8 @@ rule referencing anything else is reported as not evaluated (tests enumerate eve
 bundled CRD against this list).
 
 Start-up: ``import cel`` runs the package's ``__init__``, which imports its CLI (prompt_toolkit,
-~170 ms). We load the compiled extension module directly and only fall back to the package.
+~170 ms); the front ends hand ``use_loader`` one that loads the compiled extension module alone
+(adapters/cel_extension.py), and this module, pure, only calls the loader it was given.
 
 Extension functions never raise: the library prints a traceback to stderr when a Python
 function raises, so failures are recorded in ``EvalErrors`` and the evaluation is discarded by
@@ -16,14 +17,11 @@ the caller, as the API server turns an evaluation error into a validation error.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import itertools
-import os
 from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
-
-from kubectl_dgd.deferred import defer
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -320,37 +318,18 @@ def is_operator(name: str) -> bool:
 
 
 _LOADED: dict[str, ModuleType] = {}
+# How the library is loaded: ``import cel``, unless a front end handed a quicker loader
+# (adapters/cel_extension.py, a start-up trick) to ``use_loader`` first.
+_LOADER: list[Callable[[], ModuleType]] = []
+
+
+def use_loader(load: Callable[[], ModuleType]) -> None:
+    """Load the library with ``load`` instead of ``import cel`` (before its first use)."""
+    _LOADER[:] = [load]
 
 
 def library() -> ModuleType:
-    """The compiled ``cel`` extension, loaded without running the package's ``__init__``."""
-    if "cel" in _LOADED:
-        return _LOADED["cel"]
-    module: ModuleType | None = None
-    # The extension imports logging (its Rust log bridge) and uses it only when a message is
-    # logged, which checking a graph never does: the module loads then, not at every start-up.
-    defer("logging")
-    try:
-        spec = importlib.util.find_spec("cel")
-        locations = list(spec.submodule_search_locations or []) if spec else []
-        for location in locations:
-            # What glob("cel.*.so") finds, without importing glob for it.
-            names = os.listdir(location) if os.path.isdir(location) else []
-            found = [n for n in names if n.startswith("cel.") and n.endswith(".so") and len(n) > 6]
-            for path in sorted(os.path.join(location, n) for n in found):
-                ext_spec = importlib.util.spec_from_file_location("cel.cel", path)
-                if ext_spec is None or ext_spec.loader is None:
-                    continue
-                module = importlib.util.module_from_spec(ext_spec)
-                ext_spec.loader.exec_module(module)
-                break
-            if module is not None:
-                break
-    except (ImportError, OSError):
-        module = None
-    if module is None:  # pragma: no cover - layouts without a loose .so
-        import cel
-
-        module = cel
-    _LOADED["cel"] = module
-    return module
+    """The ``cel`` library (its compiled extension), loaded at first use."""
+    if "cel" not in _LOADED:
+        _LOADED["cel"] = _LOADER[0]() if _LOADER else importlib.import_module("cel")
+    return _LOADED["cel"]

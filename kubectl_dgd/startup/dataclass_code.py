@@ -32,6 +32,9 @@ from typing import Any
 
 PACKAGE = "kubectl_dgd"
 SUFFIX = ".dataclasses"  # beside "<module>.<cache tag>.pyc" in the module's __pycache__
+# The cache's own format: raised when what a cached text compiles to changes (2: compiled
+# without this module's __future__ flags), so older files are read as missing.
+FORM = 2
 
 _builtin_exec = builtins.exec
 _cached: dict[str, dict[str, CodeType]] = {}  # module name -> source text -> code, from disk
@@ -55,10 +58,10 @@ def _load(module: str, path: str | None) -> dict[str, CodeType]:
         return {}
     try:
         with open(path, "rb") as fh:
-            magic, codes = marshal.loads(fh.read())  # marshal.load(fh) reads in small pieces
+            magic, form, codes = marshal.loads(fh.read())  # marshal.load reads in small pieces
     except (OSError, EOFError, ValueError, TypeError):
         return {}
-    if magic != importlib.util.MAGIC_NUMBER or not isinstance(codes, dict):
+    if magic != importlib.util.MAGIC_NUMBER or form != FORM or not isinstance(codes, dict):
         return {}
     return codes
 
@@ -70,6 +73,8 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
         or not isinstance(name, str)
         or not (name == PACKAGE or name.startswith(PACKAGE + "."))
     ):
+        if isinstance(source, str):  # exec would inherit this module's __future__ flags
+            source = compile(source, "<string>", "exec", dont_inherit=True)
         _builtin_exec(source, globals, locals)
         return
     if name not in _cached:
@@ -78,7 +83,9 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
         _cached[name] = _load(name, _files[name])
     code = _cached[name].get(source)
     if code is None:
-        code = compile(source, "<string>", "exec")  # what exec(source) compiles
+        # What exec(source) compiles: exec inherits no __future__ flag from its caller, and
+        # neither may this (annotations would become strings naming dataclasses' locals).
+        code = compile(source, "<string>", "exec", dont_inherit=True)
         _missed.add(name)
     _used.setdefault(name, {})[source] = code
     _builtin_exec(code, globals, locals)
@@ -97,7 +104,7 @@ def save() -> None:
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(temporary, "wb") as fh:
-                fh.write(marshal.dumps((importlib.util.MAGIC_NUMBER, _used[name])))
+                fh.write(marshal.dumps((importlib.util.MAGIC_NUMBER, FORM, _used[name])))
             os.replace(temporary, path)
         except OSError:
             with contextlib.suppress(OSError):
@@ -109,7 +116,8 @@ def install() -> None:
     """Route ``dataclasses``' compilations of our modules' methods through the cache."""
     module = sys.modules.get("dataclasses")
     if module is None:  # not loaded yet (``--help`` never loads it): entered deferred, so that
-        from kubectl_dgd.deferred import defer  # its code runs with our exec among its globals
+        # its code runs with our exec among its globals
+        from kubectl_dgd.startup.deferred import defer
 
         module = defer("dataclasses")
     if vars(module).get("exec") is not _exec:
@@ -123,6 +131,7 @@ def fill() -> list[str]:
     no kubernetes client or deepdiff)."""
     import pkgutil
 
+    install()
     package = importlib.import_module(PACKAGE)
     skipped = []
     for info in pkgutil.walk_packages(package.__path__, PACKAGE + "."):
