@@ -13,22 +13,26 @@ from kubectl_dgd.errors import UsageError
 from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.terminal import escaped
 
-# view class -> "module:function(view, options, wide) -> str"
+# The view class, by its full name (module and qualified name, not the bare name, which two
+# classes may share), -> "module:function(view, options, wide) -> str". Names rather than the
+# classes themselves: importing every view module would cost every command the others' start-up
+# (about 111 ms for validate), and RolloutState lives in usecases, above output.
+# tests/unit/test_output_interface.py resolves every key and drawer, so a rename fails there.
 DRAWERS: dict[str, str] = {
-    "StatusView": "kubectl_dgd.output.status:draw_status",
-    "StatusList": "kubectl_dgd.output.status:draw_status_list",
-    "LiveStatusView": "kubectl_dgd.output.status:draw_live_status",
-    "GraphList": "kubectl_dgd.output.graph_list:draw_graph_list",
-    "ValidationReport": "kubectl_dgd.output.findings:draw_report",
-    "DiffList": "kubectl_dgd.output.diff:draw_diffs",
-    "Explanation": "kubectl_dgd.output.rollout:draw_explanation",
-    "RolloutState": "kubectl_dgd.output.rollout:draw_state",
-    "RestartSummary": "kubectl_dgd.output.restart:draw_summary",
-    "RestartProgress": "kubectl_dgd.output.restart:draw_progress",
-    "TreeView": "kubectl_dgd.output.tree:draw_tree",
-    "WhyReport": "kubectl_dgd.output.why:draw_why",
-    "GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",
-    "ClusterGpus": "kubectl_dgd.output.cluster_gpus:draw_cluster_gpus",
+    "kubectl_dgd.core.status.StatusView": "kubectl_dgd.output.status:draw_status",
+    "kubectl_dgd.core.views.StatusList": "kubectl_dgd.output.status:draw_status_list",
+    "kubectl_dgd.core.views.LiveStatusView": "kubectl_dgd.output.status:draw_live_status",
+    "kubectl_dgd.core.views.GraphList": "kubectl_dgd.output.graph_list:draw_graph_list",
+    "kubectl_dgd.core.report.ValidationReport": "kubectl_dgd.output.findings:draw_report",
+    "kubectl_dgd.core.views.DiffList": "kubectl_dgd.output.diff:draw_diffs",
+    "kubectl_dgd.core.views.Explanation": "kubectl_dgd.output.rollout:draw_explanation",
+    "kubectl_dgd.usecases.rollout.RolloutState": "kubectl_dgd.output.rollout:draw_state",
+    "kubectl_dgd.core.views.RestartSummary": "kubectl_dgd.output.restart:draw_summary",
+    "kubectl_dgd.core.views.RestartProgress": "kubectl_dgd.output.restart:draw_progress",
+    "kubectl_dgd.core.tree.TreeView": "kubectl_dgd.output.tree:draw_tree",
+    "kubectl_dgd.core.why.report.WhyReport": "kubectl_dgd.output.why:draw_why",
+    "kubectl_dgd.core.graph_events.GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",
+    "kubectl_dgd.core.cluster_gpus.ClusterGpus": "kubectl_dgd.output.cluster_gpus:draw_cluster_gpus",
 }
 
 
@@ -36,7 +40,7 @@ def draw(view: Any, options: Options, wide: bool = False) -> str:
     """The view as text; every string it carries escaped first (output/terminal.py)."""
     view = escaped(view)
     for cls in type(view).__mro__:
-        target = DRAWERS.get(cls.__name__)
+        target = DRAWERS.get(f"{cls.__module__}.{cls.__qualname__}")
         if target is not None:
             module, function = target.split(":")
             drawn: str = getattr(importlib.import_module(module), function)(view, options, wide)

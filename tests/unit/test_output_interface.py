@@ -131,3 +131,18 @@ def test_one_table_renderer() -> None:
         if path.name != "table.py" and re.search(r"\.[lr]just\(", path.read_text())
     ]
     assert offending == []
+
+
+def test_every_text_drawer_names_a_view_class_and_a_function_that_exist() -> None:
+    """DRAWERS is keyed by the view class's full name: a renamed or moved view class (or a
+    drawer) fails here, not as "-o text is not supported" in a user's terminal."""
+    import importlib
+
+    from kubectl_dgd.output.text import DRAWERS
+
+    for key, target in DRAWERS.items():
+        module, _, name = key.rpartition(".")
+        cls = getattr(importlib.import_module(module), name)
+        assert f"{cls.__module__}.{cls.__qualname__}" == key
+        drawer_module, function = target.split(":")
+        assert callable(getattr(importlib.import_module(drawer_module), function)), target
