@@ -11,7 +11,7 @@ from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, make_profile, output_option, profile_options
 from kubectl_dgd.exitcodes import Exit
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 
 @click.command()
@@ -42,7 +42,7 @@ def diff(
     paths: tuple[str, ...],
     recursive: bool,
     everything: bool,
-    output: str,
+    output: Printer,
     provider: str | None,
     grove: bool,
     lpx: bool,

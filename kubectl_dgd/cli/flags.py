@@ -27,19 +27,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class OutputFormat(click.Choice):  # type: ignore[type-arg]
     """``-o``: one of the choices, or a template format with its argument
-    (``jsonpath=TEMPLATE``), checked as soon as the flags are read, before any request."""
+    (``jsonpath=TEMPLATE``), turned into the command's :class:`Printer` as soon as the flags
+    are read, before any request (cli-runtime's ``PrintFlags.ToPrinter``): a template is parsed
+    and a template file read here, once."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from kubectl_dgd.output.printer import split_format
+        from kubectl_dgd.output.printer import Printer, split_format, to_printer
 
-        name, argument = split_format(str(value))
-        if argument is None:
-            return super().convert(value, param, ctx)
+        if isinstance(value, Printer):
+            return value
+        name, _ = split_format(str(value))
         super().convert(name, param, ctx)
-        from kubectl_dgd.output.check import check_template
-
-        check_template(name, argument)
-        return value
+        what = "--template" if name.startswith("jsonpath") else "template"  # kubectl's words
+        return to_printer(str(value), lambda path: read_template_file(path, what))
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
         """``-o <TAB>`` lists the formats ready to use; a template format (which needs its
@@ -58,6 +58,23 @@ class OutputFormat(click.Choice):  # type: ignore[type-arg]
         return [CompletionItem(c) for c in plain] + [
             CompletionItem(c, type="nospace") for c in templates
         ]
+
+
+def read_template_file(path: str, what: str = "template") -> str:
+    """A ``-o jsonpath-file=``/``custom-columns-file=`` file, read once and bounded as a
+    manifest is: at most the manifest limit, a FIFO or device refused, ``/dev/stdin`` and
+    ``<(...)`` read as the streams they are. ``-`` is a file named ``-``, as for kubectl."""
+    from kubectl_dgd.adapters.yamlload import read_bytes
+    from kubectl_dgd.errors import InputError, UsageError
+
+    try:
+        raw = read_bytes("./-" if path == "-" else path)
+        return raw.decode("utf-8")
+    except InputError as err:
+        reason = str(err).removeprefix(f"{err.source}: ")
+        raise UsageError(f"error reading {what} {path}, {reason}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"error reading {what} {path}, not UTF-8 text") from None
 
 
 def output_option(

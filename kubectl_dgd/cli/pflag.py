@@ -54,6 +54,8 @@ def _takes_value(option: click.Option) -> bool:
 
 @dataclass
 class _Rewriter:
+    """The arguments as click will read them, built left to right."""
+
     ctx: click.Context | None
     options: dict[str, click.Option]
     out: list[str] = field(default_factory=list)

@@ -12,7 +12,7 @@ from kubectl_dgd.cli.flags import (
     output_option,
     profile_options,
 )
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 
 @click.command()
@@ -27,7 +27,7 @@ from kubectl_dgd.output.printer import TEMPLATE_FORMATS
 def render(
     paths: tuple[str, ...],
     filenames: tuple[str, ...],
-    output: str,
+    output: Printer,
     lws: bool,
     provider: str | None,
     grove: bool,
@@ -55,7 +55,6 @@ def render(
     from dataclasses import replace
 
     from kubectl_dgd.errors import UsageError
-    from kubectl_dgd.usecases.render import render_paths
 
     inputs = list(paths) + list(filenames)
     if not inputs:
@@ -66,17 +65,12 @@ def render(
         ),
         lws=lws,
     )
-    deps = current_deps()
-    if output != "yaml":
-        deps.print(render_paths(inputs, profile), output)
-        return
-    # The YAML stream is written graph by graph, not built whole; it reaches stdout once every
-    # graph has rendered, so a failing one still leaves stdout empty.
+    # Written to a spool as rendered (a YAML stream child by child, not built whole); it
+    # reaches stdout once every graph has rendered, so a failing one leaves stdout empty.
     from kubectl_dgd.adapters.spool import TextSpool
-    from kubectl_dgd.output.render import render_yaml
+    from kubectl_dgd.output.render import write_rendered
     from kubectl_dgd.usecases.render import rendered
 
     with TextSpool() as spool:
-        for child in rendered(inputs, profile):
-            spool.write(render_yaml([child]))
-        spool.copy_to(deps.stdout)
+        write_rendered(rendered(inputs, profile), output, spool.write)
+        spool.copy_to(current_deps().stdout)

@@ -17,7 +17,7 @@ from kubectl_dgd.cli.flags import (
     profile_options,
 )
 from kubectl_dgd.exitcodes import Exit
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -51,7 +51,7 @@ def validate(
     old_path: str | None,
     crd_path: str | None,
     strict: bool,
-    output: str,
+    output: Printer,
     provider: str | None,
     grove: bool,
     lpx: bool,
@@ -116,7 +116,7 @@ def validate(
             schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
         )
         report = validate_paths(inputs, schemas, profile, old=old)
-    if output == "text":  # the other formats carry them; text shows them where errors go
+    if output.for_people:  # the other formats carry them; text shows them where errors go
         for err in report.input_errors:
             deps.warn(f"error: {err}")
     deps.print(report, output)
