@@ -166,24 +166,49 @@ operator_version_option = click.option(
 )
 
 
-def make_profile(
-    provider: str | None,
-    grove: bool,
-    lpx: bool,
-    checkpoint: bool,
-    discovery: str = "default",
-    strict: bool = False,
-    operator_version: str | None = None,
-) -> Profile:
-    return Profile(
-        provider=provider,  # type: ignore[arg-type]
-        grove=grove,
-        lpx=lpx,
-        checkpoint=checkpoint,
-        kubernetes_discovery=discovery == "kubernetes",
-        strict=strict,
-        operator_version=operator_version or NEWEST_VERSION,
-    )
+lws_option = click.option(
+    "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
+)
+
+# the flags profile_flags folds into one Profile: click's parameter names
+_PROFILE_KEYS = ("provider", "grove", "lpx", "checkpoint", "discovery", "operator_version", "lws")
+
+
+def profile_flags(release: bool = False, lws: bool = False) -> Callable[[F], F]:
+    """The operator settings to assume (:func:`profile_options`; ``release``: also
+    ``--operator-version``; ``lws``: also ``--lws/--no-lws``), handed to the command as one
+    ``profile: Profile``. Without ``--operator-version`` the profile has the newest release; a
+    command that detects the cluster's asks ``release_given()``."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            given = {key: kwargs.pop(key) for key in _PROFILE_KEYS if key in kwargs}
+            kwargs["profile"] = Profile(
+                provider=given["provider"],
+                grove=given["grove"],
+                lpx=given["lpx"],
+                checkpoint=given["checkpoint"],
+                kubernetes_discovery=given["discovery"] == "kubernetes",
+                operator_version=given.get("operator_version") or NEWEST_VERSION,
+                lws=given.get("lws", True),
+            )
+            return func(*args, **kwargs)
+
+        decorated: Any = operator_version_option(wrapper) if release else wrapper
+        decorated = profile_options(decorated)  # the help lists --lws, these, the release
+        if lws:
+            decorated = lws_option(decorated)
+        return decorated  # type: ignore[no-any-return]
+
+    return decorate
+
+
+def release_given() -> bool:
+    """The running command was given ``--operator-version`` (else: the newest, or detected)."""
+    ctx = click.get_current_context()
+    source = ctx.get_parameter_source("operator_version")
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 now_option = click.option(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -11,11 +12,11 @@ from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import (
     cluster_options,
     input_options,
-    make_profile,
-    operator_version_option,
     output_option,
-    profile_options,
+    profile_flags,
+    release_given,
 )
+from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.exitcodes import Exit
 from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
@@ -41,8 +42,7 @@ if TYPE_CHECKING:
 @output_option(["text", "json", "junit", "tap", "sarif", "github", *TEMPLATE_FORMATS], "text")
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
-@profile_options
-@operator_version_option
+@profile_flags(release=True)
 @handle_errors
 @cluster_options()
 def validate(
@@ -52,12 +52,7 @@ def validate(
     crd_path: str | None,
     strict: bool,
     output: Printer,
-    provider: str | None,
-    grove: bool,
-    lpx: bool,
-    checkpoint: bool,
-    discovery: str,
-    operator_version: str | None = None,
+    profile: Profile,
     live: bool = False,
     server_dry_run: bool = False,
     conn: ConnectionSettings | None = None,
@@ -83,18 +78,17 @@ def validate(
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
+    profile = replace(profile, strict=strict)
     old = load_old(old_path) if old_path else None
     if live or server_dry_run:
         from kubectl_dgd.usecases import operator_version as detection
         from kubectl_dgd.usecases.live_validate import validate_live
 
         cluster = deps.cluster()
-        if operator_version is None:
-            operator_version, how = detection.detect(cluster)
-            deps.warn(f"info: {detection.describe(operator_version, how)}")
-        profile = make_profile(
-            provider, grove, lpx, checkpoint, discovery, strict, operator_version
-        )
+        if not release_given():
+            release, how = detection.detect(cluster)
+            deps.warn(f"info: {detection.describe(release, how)}")
+            profile = replace(profile, operator_version=release)
         schemas = (
             schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
         )
@@ -109,9 +103,6 @@ def validate(
         if note:
             deps.warn(f"warning: {note}")
     else:
-        profile = make_profile(
-            provider, grove, lpx, checkpoint, discovery, strict, operator_version
-        )
         schemas = (
             schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
         )
