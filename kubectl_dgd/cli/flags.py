@@ -38,7 +38,7 @@ class OutputFormat(click.Choice):  # type: ignore[type-arg]
             return value
         name, _ = split_format(str(value))
         super().convert(name, param, ctx)
-        what = "--template" if name.startswith("jsonpath") else "template"  # kubectl's words
+        what = "template" if name.startswith("custom-columns") else "--template"  # kubectl's
         return to_printer(str(value), lambda path: read_template_file(path, what))
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:

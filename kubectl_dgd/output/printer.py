@@ -64,6 +64,11 @@ FORMATS: dict[str, str] = {
     "jsonpath-as-json": "kubectl_dgd.output.jsonpath:render_as_json",
     "custom-columns": "kubectl_dgd.output.custom_columns:render",
     "custom-columns-file": "kubectl_dgd.output.custom_columns:render_file",
+    "go-template": "kubectl_dgd.output.gotemplate:render",
+    "go-template-file": "kubectl_dgd.output.gotemplate:render",
+    # kubectl's other names of the two
+    "template": "kubectl_dgd.output.gotemplate:render",
+    "templatefile": "kubectl_dgd.output.gotemplate:render",
 }
 
 # The formats that take an argument, as kubectl spells them: ``-o jsonpath=TEMPLATE``.
@@ -73,6 +78,10 @@ TEMPLATE_FORMATS = (
     "jsonpath-as-json",
     "custom-columns",
     "custom-columns-file",
+    "go-template",
+    "go-template-file",
+    "template",
+    "templatefile",
 )
 
 
@@ -85,8 +94,14 @@ PREPARE: dict[str, str] = {
     "jsonpath-as-json": "kubectl_dgd.output.jsonpath:prepare",
     "custom-columns": "kubectl_dgd.output.custom_columns:prepare",
     "custom-columns-file": "kubectl_dgd.output.custom_columns:prepare_file",
+    "go-template": "kubectl_dgd.output.gotemplate:prepare",
+    "go-template-file": "kubectl_dgd.output.gotemplate:prepare",
+    "template": "kubectl_dgd.output.gotemplate:prepare",
+    "templatefile": "kubectl_dgd.output.gotemplate:prepare",
 }
-FILE_FORMATS = frozenset({"jsonpath-file", "custom-columns-file"})
+FILE_FORMATS = frozenset(
+    {"jsonpath-file", "custom-columns-file", "go-template-file", "templatefile"}
+)
 
 
 def split_format(fmt: str) -> tuple[str, str | None]:

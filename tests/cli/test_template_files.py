@@ -61,7 +61,7 @@ def test_a_process_substitution_is_read_once(saved: Path) -> None:
     assert result.stdout.split() == ["NAME", "KIND", "g1", "DynamoGraphDeployment"]
 
 
-@pytest.mark.parametrize("fmt", ["jsonpath-file", "custom-columns-file"])
+@pytest.mark.parametrize("fmt", ["jsonpath-file", "custom-columns-file", "go-template-file"])
 def test_a_device_is_refused_not_read(saved: Path, fmt: str) -> None:
     result = run_cli("status", "-f", str(saved), "-o", f"{fmt}=/dev/zero", timeout=30)
     assert result.returncode == 2

@@ -1,4 +1,4 @@
-""""Is the operator at least release X?" has one spelling: ``at_least`` (core/profile.py), or
+""" "Is the operator at least release X?" has one spelling: ``at_least`` (core/profile.py), or
 ``Profile.at_least`` for a profile's release. A comparison of ``version_key(...)`` anywhere else
 (``version_key(v) >= (1, 6)``) is a second way and fails here; ``version_key`` stays for
 ordering (a sort key, ``max``)."""
