@@ -55,6 +55,8 @@ class _Continue(Exception):
 
 @dataclass
 class Text:
+    """Literal text of the template."""
+
     text: str
 
 
@@ -68,6 +70,8 @@ class Field:
 
 @dataclass
 class Const:
+    """A constant: string, number, boolean or nil."""
+
     value: Any
 
 
@@ -88,11 +92,15 @@ class Chain:
 
 @dataclass
 class Command:
+    """One command of a pipeline: a function and its arguments, or one operand."""
+
     args: list[Any]
 
 
 @dataclass
 class Pipeline:
+    """``a | b | c``, maybe declaring or assigning variables first."""
+
     commands: list[Command]
     decls: list[str] = field(default_factory=list)
     assign: bool = False  # ``=`` rather than ``:=``
@@ -100,6 +108,8 @@ class Pipeline:
 
 @dataclass
 class Action:
+    """``{{pipeline}}``: its value printed (unless it declares a variable)."""
+
     pipe: Pipeline
 
 
@@ -540,11 +550,11 @@ def _pad(text: str, flags: str, width: str | None) -> str:
         return text
     size = int(width)
     if "-" in flags:
-        return text.ljust(size)
+        return f"{text:<{size}}"
     if "0" in flags and re.fullmatch(r"[-+]?[0-9.e+]+", text):
         sign = text[0] if text[:1] in "+-" else ""
-        return sign + text[len(sign) :].rjust(size - len(sign), "0")
-    return text.rjust(size)
+        return sign + f"{text[len(sign) :]:0>{size - len(sign)}}"
+    return f"{text:>{size}}"
 
 
 def _bad(verb: str, value: Any) -> str:
