@@ -200,7 +200,7 @@ def _runtime_image(component: dict[str, Any], version: str = "1.5") -> str:
     70638219375, as the 1.6 worker hash reads it, 70474665178); else the ``main`` container's."""
     if webhook_roles.has_role_templates(component):
         return webhook_roles.first_role_main_image(component)
-    index = webhook_sidecar.runtime_index(component) if version_key(version) >= (1, 6) else None
+    index = webhook_sidecar.runtime_index(component) if at_least(version, "1.6") else None
     if index is not None:
         image = pod_spec(component)["initContainers"][index].get("image")
         return image if isinstance(image, str) else ""
