@@ -6,6 +6,8 @@ import click
 
 from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
+from kubectl_dgd.cli.flags import OutputFormat
+from kubectl_dgd.output.printer import Printer
 
 
 @click.command()
@@ -22,11 +24,11 @@ from kubectl_dgd.cli.deps import current_deps, handle_errors
 @click.option(
     "-o",
     "--output",
-    type=click.Choice(["yaml", "json"]),
+    type=OutputFormat(["yaml", "json"]),
     help="Print plain YAML or JSON (comments are not kept). Default: the file, comments kept.",
 )
 @handle_errors
-def convert(path: str, in_place: bool, output: str | None) -> None:
+def convert(path: str, in_place: bool, output: Printer | None) -> None:
     """Rewrite the nvidia.com/v1alpha1 graphs of FILE as nvidia.com/v1beta1.
 
     Each graph is converted as the operator's conversion webhook converts it: spec.services
@@ -53,8 +55,7 @@ def convert(path: str, in_place: bool, output: str | None) -> None:
     from kubectl_dgd.core.profile import Profile
     from kubectl_dgd.errors import UsageError
     from kubectl_dgd.output.fit import wrapped
-    from kubectl_dgd.output.serialize import to_json, to_yaml_stream
-    from kubectl_dgd.usecases.convert import as_one_document, convert_file
+    from kubectl_dgd.usecases.convert import convert_file
 
     if in_place and output is not None:
         raise UsageError("--in-place rewrites the file in its own format; drop -o")
@@ -75,9 +76,9 @@ def convert(path: str, in_place: bool, output: str | None) -> None:
         if result.written:
             say(f"converted {', '.join(result.converted)}: updated {path}")
         return
-    if output == "json":
-        deps.stdout.write(to_json(as_one_document(result.documents)))
-    elif output == "yaml":
-        deps.stdout.write(to_yaml_stream([([], data) for data in result.documents]))
-    else:
+    if output is None:  # the file as converted, its comments kept
         deps.stdout.write(result.text)
+        return
+    from kubectl_dgd.core.views import ConvertedDocuments
+
+    deps.print(ConvertedDocuments(result.documents), output)

@@ -23,13 +23,7 @@ import click
 from kubectl_dgd.errors import DgdError, UsageError
 from kubectl_dgd.exitcodes import Exit
 from kubectl_dgd.output.fit import DEFAULT_WIDTH
-from kubectl_dgd.output.printer import (
-    Options,
-    View,
-    format_view,
-    print_view,
-    stream_separator,
-)
+from kubectl_dgd.output.printer import Options, Printer, View, to_printer
 from kubectl_dgd.output.style import Style
 
 # How often a watch screen's "Last change" line has its age moved on (seconds; 0: never).
@@ -128,27 +122,31 @@ class Deps:
         display.setdefault("terminal", self.is_terminal())
         return Options(self.style(), headers, **display)
 
-    def print(self, view: View, fmt: str, headers: bool = True, **display: Any) -> None:
-        """The view on stdout in format ``fmt`` (see ``output/printer.py``); ``display``: the
-        other fields of ``Options`` (label columns, ...)."""
-        print_view(view, fmt, self.stdout, self.options(headers, **display))
+    def print(
+        self, view: View, printer: Printer | str, headers: bool = True, **display: Any
+    ) -> None:
+        """The view on stdout by the command's printer (``-o``, see ``output/printer.py``; a
+        plain format's name will do); ``display``: the other fields of ``Options`` (label
+        columns, ...)."""
+        to_printer(printer).print(view, self.stdout, self.options(headers, **display))
 
-    def redraw(self, views: Iterable[View], fmt: str, headers: bool = True) -> None:
+    def redraw(self, views: Iterable[View], printer: Printer | str, headers: bool = True) -> None:
         """``--watch``: on a terminal each view replaces the screen, with the time it last
         changed under it (cli/last_change.py); piped, the views follow each other as one
         stream (``---`` between YAML documents, as ``kubectl get -w``)."""
+        printer = to_printer(printer)
         options = self.options(headers)
         if not self.is_terminal():
             for count, view in enumerate(views):
-                text = format_view(view, fmt, options)
-                self.stdout.write((stream_separator(fmt) if count else "") + text)
+                text = printer.render(view, options)
+                self.stdout.write((printer.separator if count else "") + text)
                 self.stdout.flush()
             return
         from kubectl_dgd.cli.last_change import LastChange
 
         with LastChange(self.stdout, self.now, self.watch_refresh) as screen:
             for view in views:
-                screen.screen(format_view(view, fmt, options))
+                screen.screen(printer.render(view, options))
 
     def last_change(self) -> LastChange | None:
         """On a terminal, the keeper of a follow's last-change line (rollout status: close it

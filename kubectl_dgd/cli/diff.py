@@ -9,9 +9,10 @@ import click
 from kubectl_dgd.adapters.connection import ConnectionSettings
 from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
-from kubectl_dgd.cli.flags import cluster_options, make_profile, output_option, profile_options
+from kubectl_dgd.cli.flags import cluster_options, output_option, profile_flags
+from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.exitcodes import Exit
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 
 @click.command()
@@ -35,19 +36,15 @@ from kubectl_dgd.output.printer import TEMPLATE_FORMATS
     help="Compare everything: status, server metadata, operator annotations, defaults.",
 )
 @output_option(["text", "wide", "json", *TEMPLATE_FORMATS], "text", show_default=False)
-@profile_options
+@profile_flags()
 @handle_errors
 @cluster_options()
 def diff(
     paths: tuple[str, ...],
     recursive: bool,
     everything: bool,
-    output: str,
-    provider: str | None,
-    grove: bool,
-    lpx: bool,
-    checkpoint: bool,
-    discovery: str,
+    output: Printer,
+    profile: Profile,
     conn: ConnectionSettings,
 ) -> None:
     """Compare local graphs with the live ones (same name and namespace) and predict the impact.
@@ -87,7 +84,6 @@ def diff(
     from kubectl_dgd.usecases.live_validate import refuse_other_namespace
 
     deps = current_deps()
-    profile = make_profile(provider, grove, lpx, checkpoint, discovery)
     graphs = graphs_in_paths(list(paths), recursive)
     refuse_other_namespace(graphs, conn.namespace)
     from kubectl_dgd.core.gpu_peak import PeakNeed

@@ -27,19 +27,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class OutputFormat(click.Choice):  # type: ignore[type-arg]
     """``-o``: one of the choices, or a template format with its argument
-    (``jsonpath=TEMPLATE``), checked as soon as the flags are read, before any request."""
+    (``jsonpath=TEMPLATE``), turned into the command's :class:`Printer` as soon as the flags
+    are read, before any request (cli-runtime's ``PrintFlags.ToPrinter``): a template is parsed
+    and a template file read here, once."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from kubectl_dgd.output.printer import split_format
+        from kubectl_dgd.output.printer import Printer, split_format, to_printer
 
-        name, argument = split_format(str(value))
-        if argument is None:
-            return super().convert(value, param, ctx)
+        if isinstance(value, Printer):
+            return value
+        name, _ = split_format(str(value))
         super().convert(name, param, ctx)
-        from kubectl_dgd.output.check import check_template
-
-        check_template(name, argument)
-        return value
+        what = "template" if name.startswith("custom-columns") else "--template"  # kubectl's
+        return to_printer(str(value), lambda path: read_template_file(path, what))
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
         """``-o <TAB>`` lists the formats ready to use; a template format (which needs its
@@ -58,6 +58,23 @@ class OutputFormat(click.Choice):  # type: ignore[type-arg]
         return [CompletionItem(c) for c in plain] + [
             CompletionItem(c, type="nospace") for c in templates
         ]
+
+
+def read_template_file(path: str, what: str = "template") -> str:
+    """A ``-o jsonpath-file=``/``custom-columns-file=`` file, read once and bounded as a
+    manifest is: at most the manifest limit, a FIFO or device refused, ``/dev/stdin`` and
+    ``<(...)`` read as the streams they are. ``-`` is a file named ``-``, as for kubectl."""
+    from kubectl_dgd.adapters.yamlload import read_bytes
+    from kubectl_dgd.errors import InputError, UsageError
+
+    try:
+        raw = read_bytes("./-" if path == "-" else path)
+        return raw.decode("utf-8")
+    except InputError as err:
+        reason = str(err).removeprefix(f"{err.source}: ")
+        raise UsageError(f"error reading {what} {path}, {reason}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"error reading {what} {path}, not UTF-8 text") from None
 
 
 def output_option(
@@ -149,24 +166,49 @@ operator_version_option = click.option(
 )
 
 
-def make_profile(
-    provider: str | None,
-    grove: bool,
-    lpx: bool,
-    checkpoint: bool,
-    discovery: str = "default",
-    strict: bool = False,
-    operator_version: str | None = None,
-) -> Profile:
-    return Profile(
-        provider=provider,  # type: ignore[arg-type]
-        grove=grove,
-        lpx=lpx,
-        checkpoint=checkpoint,
-        kubernetes_discovery=discovery == "kubernetes",
-        strict=strict,
-        operator_version=operator_version or NEWEST_VERSION,
-    )
+lws_option = click.option(
+    "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
+)
+
+# the flags profile_flags folds into one Profile: click's parameter names
+_PROFILE_KEYS = ("provider", "grove", "lpx", "checkpoint", "discovery", "operator_version", "lws")
+
+
+def profile_flags(release: bool = False, lws: bool = False) -> Callable[[F], F]:
+    """The operator settings to assume (:func:`profile_options`; ``release``: also
+    ``--operator-version``; ``lws``: also ``--lws/--no-lws``), handed to the command as one
+    ``profile: Profile``. Without ``--operator-version`` the profile has the newest release; a
+    command that detects the cluster's asks ``release_given()``."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            given = {key: kwargs.pop(key) for key in _PROFILE_KEYS if key in kwargs}
+            kwargs["profile"] = Profile(
+                provider=given["provider"],
+                grove=given["grove"],
+                lpx=given["lpx"],
+                checkpoint=given["checkpoint"],
+                kubernetes_discovery=given["discovery"] == "kubernetes",
+                operator_version=given.get("operator_version") or NEWEST_VERSION,
+                lws=given.get("lws", True),
+            )
+            return func(*args, **kwargs)
+
+        decorated: Any = operator_version_option(wrapper) if release else wrapper
+        decorated = profile_options(decorated)  # the help lists --lws, these, the release
+        if lws:
+            decorated = lws_option(decorated)
+        return decorated  # type: ignore[no-any-return]
+
+    return decorate
+
+
+def release_given() -> bool:
+    """The running command was given ``--operator-version`` (else: the newest, or detected)."""
+    ctx = click.get_current_context()
+    source = ctx.get_parameter_source("operator_version")
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 now_option = click.option(

@@ -8,7 +8,7 @@ import click
 
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, output_option
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 @handle_errors
 @cluster_options(all_namespaces=True)
 def gpus(
-    output: str,
+    output: Printer,
     no_headers: bool = False,
     all_namespaces: bool = False,
     conn: ConnectionSettings | None = None,
@@ -49,7 +49,7 @@ def gpus(
     cluster = deps.cluster()
     namespace = None if all_namespaces else cluster.namespace
     view = live_cluster_gpus(cluster, namespace, deps.terminal_width())
-    if not view.rows and output in ("text", "wide"):
+    if not view.rows and output.is_table:
         deps.warn("No nodes with nvidia.com/gpu found.")
         return
     deps.print(view, output, not no_headers)

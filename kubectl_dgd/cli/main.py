@@ -120,7 +120,13 @@ class SuggestingGroup(click.Group):
             if close:
                 message += f" Did you mean {' or '.join(repr(c) for c in close)}?"
             raise click.UsageError(message, ctx)
-        return super().resolve_command(ctx, args)
+        cmd_name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:  # kubectl's flag syntax for the command's own flags
+            from kubectl_dgd.cli.pflag import pflag_args
+
+            where = click.Context(command, info_name=cmd_name, parent=ctx)  # for its errors
+            rest = pflag_args(command, where, rest)
+        return cmd_name, command, rest
 
 
 def _distance(a: str, b: str) -> int:
@@ -195,14 +201,12 @@ def cli() -> None:
 _KUBECTL_VERBOSITY = re.compile(r"(?:--?v=|-v)([0-9]+)")
 _LEVEL = re.compile(r"([0-9]+)")
 _VERBOSITY_FLAGS = ("-v", "--v")
-# kubectl's boolean flags take a value only after "=" (pflag): `-w NAME` is -w and then NAME,
-# `--watch=false` turns it off. Click spells the off form --no-watch.
-_KUBECTL_BOOL = re.compile(r"(-w|--watch)=(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)")
 
 
 def kubectl_args(argv: list[str]) -> list[str]:
-    """Accept kubectl's ``-v=N``, ``--v=N``, ``-v N``, ``-vN`` and ``--watch=false`` spellings
-    (up to a ``--``). ``-v N`` takes N as the level, as kubectl does (its -v always has one)."""
+    """Accept kubectl's ``-v=N``, ``--v=N``, ``-v N`` and ``-vN`` spellings (up to a ``--``).
+    ``-v N`` takes N as the level, as kubectl does (its -v always has one). The other flags
+    get kubectl's syntax per command, from their declarations (cli/pflag.py)."""
     out: list[str] = []
     position = 0
     while position < len(argv):
@@ -210,7 +214,6 @@ def kubectl_args(argv: list[str]) -> list[str]:
         position += 1
         if arg == "--":
             return out + argv[position - 1 :]
-        boolean = _KUBECTL_BOOL.fullmatch(arg)
         level = _KUBECTL_VERBOSITY.fullmatch(arg)
         if arg in _VERBOSITY_FLAGS and position < len(argv):
             level = _LEVEL.fullmatch(argv[position])
@@ -222,8 +225,6 @@ def kubectl_args(argv: list[str]) -> list[str]:
             out.append("-v")
         elif arg == "--dry-run":  # kubectl's NoOptDefVal: alone it means client
             out.append("--dry-run=client")
-        elif boolean:
-            out.append("--watch" if boolean.group(2)[0] in "1tT" else "--no-watch")
         else:
             out.append(arg)
     return out

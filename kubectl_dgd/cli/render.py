@@ -5,36 +5,21 @@ from __future__ import annotations
 import click
 
 from kubectl_dgd.cli.deps import current_deps, handle_errors
-from kubectl_dgd.cli.flags import (
-    input_options,
-    make_profile,
-    operator_version_option,
-    output_option,
-    profile_options,
-)
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.cli.flags import input_options, output_option, profile_flags
+from kubectl_dgd.core.profile import Profile
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 
 @click.command()
 @input_options
 @output_option(["yaml", "json", *TEMPLATE_FORMATS], "yaml")
-@click.option(
-    "--lws/--no-lws", default=True, show_default=True, help="Operator has LeaderWorkerSet enabled."
-)
-@profile_options
-@operator_version_option
+@profile_flags(release=True, lws=True)
 @handle_errors
 def render(
     paths: tuple[str, ...],
     filenames: tuple[str, ...],
-    output: str,
-    lws: bool,
-    provider: str | None,
-    grove: bool,
-    lpx: bool,
-    checkpoint: bool,
-    discovery: str,
-    operator_version: str | None = None,
+    output: Printer,
+    profile: Profile,
 ) -> None:
     """Preview the children the operator will create from each graph, offline.
 
@@ -52,31 +37,17 @@ def render(
       kubectl dgd render -f graph.yaml --provider component --discovery kubernetes
       kubectl dgd render -f graph.yaml -o json | jq '.items[].metadata.name'
     """
-    from dataclasses import replace
-
     from kubectl_dgd.errors import UsageError
-    from kubectl_dgd.usecases.render import render_paths
 
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
-    profile = replace(
-        make_profile(
-            provider, grove, lpx, checkpoint, discovery, operator_version=operator_version
-        ),
-        lws=lws,
-    )
-    deps = current_deps()
-    if output != "yaml":
-        deps.print(render_paths(inputs, profile), output)
-        return
-    # The YAML stream is written graph by graph, not built whole; it reaches stdout once every
-    # graph has rendered, so a failing one still leaves stdout empty.
+    # Written to a spool as rendered (a YAML stream child by child, not built whole); it
+    # reaches stdout once every graph has rendered, so a failing one leaves stdout empty.
     from kubectl_dgd.adapters.spool import TextSpool
-    from kubectl_dgd.output.render import render_yaml
+    from kubectl_dgd.output.render import write_rendered
     from kubectl_dgd.usecases.render import rendered
 
     with TextSpool() as spool:
-        for child in rendered(inputs, profile):
-            spool.write(render_yaml([child]))
-        spool.copy_to(deps.stdout)
+        write_rendered(rendered(inputs, profile), output, spool.write)
+        spool.copy_to(current_deps().stdout)

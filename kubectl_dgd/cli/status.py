@@ -10,13 +10,12 @@ from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import (
     cluster_options,
-    label_keys,
     listing_options,
     now_option,
     output_option,
 )
 from kubectl_dgd.errors import UsageError
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -50,7 +49,7 @@ _OUTPUTS = ["text", "wide", "json", "yaml", "name", *TEMPLATE_FORMATS]
 def status(
     name: str | None,
     filename: str | None,
-    output: str,
+    output: Printer,
     now: str | None,
     watch: bool = False,
     events: bool = False,
@@ -81,7 +80,6 @@ def status(
     _refuse_ignored_flags(
         name,
         filename,
-        output,
         {
             "--watch": watch,
             "--events": events,
@@ -93,42 +91,24 @@ def status(
         },
         conn,
     )
-    deps = current_deps()
-    if filename is None:
-        from kubectl_dgd.cli.status_live import list_live, list_watch, status_live
+    from kubectl_dgd.cli.status_live import ListOptions, StatusOptions
 
-        if name is None and watch:  # as `kubectl get dgd -w`: the list, then a row per change
-            list_watch(
-                deps,
-                all_namespaces,
-                output,
-                not no_headers,
-                selector,
-                None,
-                now,
-                label_keys(label_columns),
-                show_labels,
-                False,
-                sort_by,
-            )
-        elif name is None:
-            list_live(
-                deps,
-                all_namespaces,
-                output,
-                not no_headers,
-                selector,
-                now,
-                sort_by,
-                label_keys(label_columns),
-                show_labels,
-            )
-        else:
-            status_live(deps, name, output, now, watch, events, not no_headers)
+    if name is None and filename is None:  # as `kubectl dgd list` (with -w, as list -w)
+        listing = ListOptions.complete(
+            output,
+            label_columns,
+            sort_by,
+            headers=not no_headers,
+            selector=selector,
+            all_namespaces=all_namespaces,
+            watch=watch,
+            show_labels=show_labels,
+            now=now,
+        )
+        listing.validate().run(current_deps())
         return
-    from kubectl_dgd.usecases.status import status_of_file
-
-    deps.print(status_of_file(filename, deps.now(now), name=name), output, not no_headers)
+    one = StatusOptions(output, name, filename, not no_headers, watch, events, now)
+    one.validate().run(current_deps())
 
 
 # Which flags make sense for which form of the command; any other is refused, not ignored.
@@ -145,7 +125,6 @@ _FOR_LISTING = (
 def _refuse_ignored_flags(
     name: str | None,
     filename: str | None,
-    output: str,
     given: dict[str, bool],
     conn: ConnectionSettings | None,
 ) -> None:
@@ -179,8 +158,6 @@ def _refuse_ignored_flags(
         raise UsageError(
             f"{wrong[0]} lists graphs; it cannot be used with a graph NAME (kubectl dgd list)"
         )
-    if output == "name" and given["--watch"]:
-        raise UsageError("--watch cannot be used with -o name")
 
 
 @click.command(name="list")
@@ -201,7 +178,7 @@ def _refuse_ignored_flags(
 @handle_errors
 @cluster_options(all_namespaces=True)
 def list_graphs(
-    output: str,
+    output: Printer,
     selector: str | None,
     fields: str | None,
     no_headers: bool,
@@ -233,34 +210,19 @@ def list_graphs(
       kubectl dgd list -w --output-watch-events
       kubectl dgd list -A --field-selector metadata.namespace!=kube-system
     """
-    from kubectl_dgd.cli.status_live import list_live, list_watch
+    from kubectl_dgd.cli.status_live import ListOptions
 
-    if output_watch_events and not watch:
-        raise UsageError("--output-watch-events needs -w/--watch")
-    if watch:
-        list_watch(
-            current_deps(),
-            all_namespaces,
-            output,
-            not no_headers,
-            selector,
-            fields,
-            now,
-            label_keys(label_columns),
-            show_labels,
-            output_watch_events,
-            sort_by,
-        )
-        return
-    list_live(
-        current_deps(),
-        all_namespaces,
+    options = ListOptions.complete(
         output,
-        not no_headers,
-        selector,
-        now,
+        label_columns,
         sort_by,
-        label_keys(label_columns),
-        show_labels,
-        fields,
+        headers=not no_headers,
+        selector=selector,
+        fields=fields,
+        all_namespaces=all_namespaces,
+        watch=watch,
+        watch_events=output_watch_events,
+        show_labels=show_labels,
+        now=now,
     )
+    options.validate().run(current_deps())

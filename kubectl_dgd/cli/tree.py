@@ -9,7 +9,7 @@ import click
 from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, now_option, output_option
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @cluster_options()
 def tree(
     name: str,
-    output: str,
+    output: Printer,
     now: str | None,
     watch: bool = False,
     no_headers: bool = False,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -11,13 +12,13 @@ from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import (
     cluster_options,
     input_options,
-    make_profile,
-    operator_version_option,
     output_option,
-    profile_options,
+    profile_flags,
+    release_given,
 )
+from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.exitcodes import Exit
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -41,8 +42,7 @@ if TYPE_CHECKING:
 @output_option(["text", "json", "junit", "tap", "sarif", "github", *TEMPLATE_FORMATS], "text")
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
-@profile_options
-@operator_version_option
+@profile_flags(release=True)
 @handle_errors
 @cluster_options()
 def validate(
@@ -51,13 +51,8 @@ def validate(
     old_path: str | None,
     crd_path: str | None,
     strict: bool,
-    output: str,
-    provider: str | None,
-    grove: bool,
-    lpx: bool,
-    checkpoint: bool,
-    discovery: str,
-    operator_version: str | None = None,
+    output: Printer,
+    profile: Profile,
     live: bool = False,
     server_dry_run: bool = False,
     conn: ConnectionSettings | None = None,
@@ -83,18 +78,17 @@ def validate(
     inputs = list(paths) + list(filenames)
     if not inputs:
         raise UsageError("no input: give files, directories, -f PATH or - for standard input")
+    profile = replace(profile, strict=strict)
     old = load_old(old_path) if old_path else None
     if live or server_dry_run:
         from kubectl_dgd.usecases import operator_version as detection
         from kubectl_dgd.usecases.live_validate import validate_live
 
         cluster = deps.cluster()
-        if operator_version is None:
-            operator_version, how = detection.detect(cluster)
-            deps.warn(f"info: {detection.describe(operator_version, how)}")
-        profile = make_profile(
-            provider, grove, lpx, checkpoint, discovery, strict, operator_version
-        )
+        if not release_given():
+            release, how = detection.detect(cluster)
+            deps.warn(f"info: {detection.describe(release, how)}")
+            profile = replace(profile, operator_version=release)
         schemas = (
             schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
         )
@@ -109,14 +103,11 @@ def validate(
         if note:
             deps.warn(f"warning: {note}")
     else:
-        profile = make_profile(
-            provider, grove, lpx, checkpoint, discovery, strict, operator_version
-        )
         schemas = (
             schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
         )
         report = validate_paths(inputs, schemas, profile, old=old)
-    if output == "text":  # the other formats carry them; text shows them where errors go
+    if output.for_people:  # the other formats carry them; text shows them where errors go
         for err in report.input_errors:
             deps.warn(f"error: {err}")
     deps.print(report, output)

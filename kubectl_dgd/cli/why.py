@@ -11,7 +11,7 @@ from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options, output_option
 from kubectl_dgd.exitcodes import Exit
-from kubectl_dgd.output.printer import TEMPLATE_FORMATS
+from kubectl_dgd.output.printer import TEMPLATE_FORMATS, Printer
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 )
 @handle_errors
 @cluster_options()
-def why(name: str, output: str, tail: int, conn: ConnectionSettings | None = None) -> None:
+def why(name: str, output: Printer, tail: int, conn: ConnectionSettings | None = None) -> None:
     """Say why a graph is not Ready: root cause first, one finding per problem, each naming
     the component, the objects and what to do. Exit 0 when the graph is Ready and nothing is
     wrong, 1 when a problem is found.

@@ -28,6 +28,12 @@ def version_key(version: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+def at_least(version: str, release: str) -> bool:
+    """Is operator release ``version`` at least ``release`` (``at_least("1.6", "1.5")``)? The one
+    way every per-release behaviour asks; ``Profile.at_least`` asks it of the profile's."""
+    return version_key(version) >= version_key(release)
+
+
 def release_of(text: str) -> str | None:
     """``X.Y`` of an operator version or image tag (``1.4.2``, ``v1.6.0-dev.1``), else None."""
     match = _RELEASE.match(text.strip())
@@ -59,8 +65,8 @@ class Profile:
     strict: bool = False
     operator_version: str = NEWEST_VERSION
 
-    def at_least(self, version: str) -> bool:
-        return version_key(self.operator_version) >= version_key(version)
+    def at_least(self, release: str) -> bool:
+        return at_least(self.operator_version, release)
 
 
 def decide_provider(

@@ -76,10 +76,16 @@ class LiveStatusView:
     events: list[EventView] | None = None
     # What could not be read (the Events, for an account that may not list them): one note each.
     warnings: list[str] = field(default_factory=list)
+    # The graph as read: what the output templates (-o jsonpath=, custom-columns=) run over,
+    # as for `kubectl get dgd NAME`; -o json and -o yaml print the view.
+    obj: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         return self.status.name
+
+    def template_data(self) -> Any:
+        return self.obj if self.obj is not None else self.to_data()
 
     def to_data(self) -> dict[str, Any]:
         data = self.status.to_data()
@@ -94,11 +100,21 @@ class StatusList:
     as ``{"items": [...]}``."""
 
     views: list[StatusView]
+    # The graphs as read, for the output templates (as `kubectl get -f FILE`: one is itself,
+    # several a v1 List); -o json and -o yaml print the views.
+    objects: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def to_data(self) -> dict[str, Any]:
         if len(self.views) == 1:
             return self.views[0].to_data()
         return {"items": [v.to_data() for v in self.views]}
+
+    def template_data(self) -> Any:
+        if self.objects is None:
+            return self.to_data()
+        if len(self.objects) == 1:
+            return self.objects[0]
+        return {"apiVersion": "v1", "kind": "List", "items": self.objects}
 
 
 @dataclass(frozen=True)
@@ -276,6 +292,23 @@ class RenderedList:
     def stream_comments(self) -> list[list[str]]:
         """The comment lines above each item of a YAML stream."""
         return [[f"Source: {o.source}"] for o in self.objects]
+
+
+@dataclass(frozen=True)
+class ConvertedDocuments:
+    """``convert -o json|yaml``: the file's documents after conversion. In JSON one document
+    is itself and several are a v1 List (as kubectl prints several); in YAML a ``---`` stream."""
+
+    documents: list[Any]
+
+    def to_data(self) -> Any:
+        if len(self.documents) == 1:
+            return self.documents[0]
+        return {"apiVersion": "v1", "kind": "List", "items": self.documents}
+
+    def stream_items(self) -> list[tuple[list[str], Any]]:
+        """The YAML stream's documents, each with no comment lines above it."""
+        return [([], document) for document in self.documents]
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,9 @@ from kubectl_dgd.output.jsonpath import (
     execute_groups,
     go_sprint,
     parse,
-    read_template_file,
     relaxed,
 )
-from kubectl_dgd.output.printer import Options
+from kubectl_dgd.output.printer import Options, template_data
 from kubectl_dgd.output.table import Column as TableColumn
 from kubectl_dgd.output.table import render_table
 
@@ -112,20 +111,32 @@ def draw(columns: list[Column], data: Any, headers: bool, rows_key: str = "items
     return layout([c.header for c in columns], rows, headers)
 
 
+def prepare(spec: str) -> list[Column]:
+    """The columns of ``-o custom-columns=SPEC``, parsed once."""
+    return parse_spec(spec)
+
+
+def prepare_file(text: str) -> list[Column]:
+    """The columns of a ``custom-columns-file``'s text, parsed once."""
+    return parse_file_text(text)
+
+
 def columns_of(options: Options, file_format: bool) -> list[Column]:
-    argument = options.argument or ""
+    """The columns its printer parsed; for a direct caller, the inline spec parsed now."""
+    if isinstance(options.prepared, list):
+        return options.prepared
     if file_format:
-        return parse_file_text(read_template_file(argument, "template"))
-    return parse_spec(argument)
+        raise JsonPathError("template format specified but no template given")
+    return parse_spec(options.argument or "")
 
 
 def render(view: Any, options: Options) -> str:
-    return draw(columns_of(options, False), view.to_data(), options.headers, _rows(view))
+    return draw(columns_of(options, False), template_data(view), options.headers, _rows(view))
 
 
 def render_file(view: Any, options: Options) -> str:
     # kubectl's file form has no --no-headers (its printer always draws the header row).
-    return draw(columns_of(options, True), view.to_data(), True, _rows(view))
+    return draw(columns_of(options, True), template_data(view), True, _rows(view))
 
 
 def _rows(view: Any) -> str:

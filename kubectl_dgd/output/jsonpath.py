@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from kubectl_dgd.errors import UsageError
-from kubectl_dgd.output.printer import Options
+from kubectl_dgd.output.printer import Options, template_data
 
 
 class JsonPathError(UsageError):
@@ -832,28 +832,24 @@ def relaxed(path: str) -> str:
     return "{." + (match.group(1) or match.group(2)) + "}"
 
 
-def template_of(options: Options, file_format: bool) -> Template:
-    """The template the format's argument names: inline, or read from a file (-file)."""
-    argument = options.argument or ""
-    if file_format:
-        argument = read_template_file(argument, "--template")
-    if not argument:
+def prepare(text: str) -> Template:
+    """The template of ``-o jsonpath=TEXT`` (or of a template file's text), parsed once."""
+    if not text:
         raise JsonPathError("template format specified but no template given")
     try:
-        return parse(argument)
+        return parse(text)
     except JsonPathError as err:
-        raise JsonPathError(f"error parsing jsonpath {argument}, {err}") from None
+        raise JsonPathError(f"error parsing jsonpath {text}, {err}") from None
 
 
-def read_template_file(path: str, what: str) -> str:
-    if not path:
+def template_of(options: Options, file_format: bool) -> Template:
+    """The template its printer parsed; for a direct caller, the inline argument parsed now
+    (a ``-file`` format needs its printer: files are read by the front end, once)."""
+    if isinstance(options.prepared, Template):
+        return options.prepared
+    if file_format:
         raise JsonPathError("template format specified but no template given")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or type(err).__name__
-        raise JsonPathError(f"error reading {what} {path}, {reason}") from None
+    return prepare(options.argument or "")
 
 
 def run(template: Template, data: Any, as_json: bool = False) -> str:
@@ -878,9 +874,9 @@ def _go_quote(text: str) -> str:
 
 
 def kubectl_data(view: Any) -> Any:
-    """The view's ``-o json`` data; a ``v1 List`` gets the empty list metadata kubectl's own
+    """The view's template data (output/printer.py); a ``v1 List`` gets the empty list metadata kubectl's own
     List carries (``{.metadata}`` is ``{"resourceVersion":""}`` for ``kubectl get``)."""
-    data = view.to_data()
+    data = template_data(view)
     if isinstance(data, dict) and data.get("kind") == "List" and "metadata" not in data:
         data = {**data, "metadata": {"resourceVersion": ""}}
     return data

@@ -39,7 +39,7 @@ def _view(
             if err.status != 403:
                 raise
             warnings.append(f"Events not shown: {err}")  # the status is still worth showing
-    return LiveStatusView(status_view(graph, now), events, warnings)
+    return LiveStatusView(status_view(graph, now), events, warnings, obj=graph)
 
 
 def graph_event_views(

@@ -18,4 +18,5 @@ def status_of_file(path: str, now: datetime, name: str | None = None) -> StatusL
     """The view of every graph of the file (``name``: only that one)."""
     from kubectl_dgd.usecases.validate import graphs_in_file  # the file reader: not for a live view
 
-    return StatusList([status_view(obj, now, path) for obj in graphs_in_file(path, name)])
+    objects = list(graphs_in_file(path, name))
+    return StatusList([status_view(obj, now, path) for obj in objects], objects)

@@ -158,10 +158,17 @@ def test_kubectl_verbosity_flags_become_our_verbose_flag() -> None:
 
 
 def test_boolean_flags_take_a_value_only_after_an_equals_sign_as_in_kubectl() -> None:
-    args = cli_main.kubectl_args
-    assert args(["rollout", "status", "x", "--watch=false"])[-1] == "--no-watch"
-    assert args(["rollout", "status", "x", "-w=False"])[-1] == "--no-watch"
-    assert args(["rollout", "status", "x", "--watch=true"])[-1] == "--watch"
+    from kubectl_dgd.cli.pflag import pflag_args
+    from kubectl_dgd.cli.rollout import rollout
+
+    command = rollout.commands["status"]
+
+    def args(*given: str) -> list[str]:
+        return pflag_args(command, click.Context(command), list(given))
+
+    assert args("x", "--watch=false")[-1] == "--no-watch"
+    assert args("x", "-w=False")[-1] == "--no-watch"
+    assert args("x", "--watch=true")[-1] == "--watch"
     # `-w NAME`: NAME is the graph, not the flag's value
     result = run_cli("rollout", "status", "-w", "ghost", env={"KUBECONFIG": "/nonexistent"})
     assert "not a valid boolean" not in result.stderr

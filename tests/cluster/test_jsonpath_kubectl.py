@@ -9,6 +9,7 @@ map order is random, so those rows compare the words regardless of order.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -151,14 +152,24 @@ def test_jsonpath_as_json_matches_kubectl(server: ApiServer) -> None:
     assert ours.stdout == theirs.stdout
 
 
-def test_status_name_templates_read_its_json_view(server: ApiServer) -> None:
-    import json
+STATUS_TEMPLATES = [
+    "jsonpath={.status.state}",
+    "jsonpath={.metadata.name} {.spec.components[*].name}",
+    'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+    "jsonpath-as-json={.metadata.name}",
+    "custom-columns=NAME:.metadata.name,STATE:.status.state",
+]
 
+
+def test_status_name_templates_run_over_the_object_as_kubectl_get(server: ApiServer) -> None:
+    for fmt in STATUS_TEMPLATES:
+        theirs = kubectl(server, "get", "dgd", "rolling", "-n", NS, "-o", fmt)
+        ours = dgd(server, "status", "rolling", "-n", NS, "-o", fmt)
+        assert (ours.returncode, ours.stdout) == (theirs.returncode, theirs.stdout), fmt
+        assert ours.stdout.strip(), fmt
+    # -o json stays the status view (its documented shape)
     view = json.loads(dgd(server, "status", "rolling", "-n", NS, "-o", "json").stdout)
-    ours = dgd(server, "status", "rolling", "-n", NS, "-o", "jsonpath={.name} {.state}")
-    assert (ours.returncode, ours.stdout) == (0, f"{view['name']} {view['state']}")
-    columns = dgd(server, "status", "rolling", "-o", "custom-columns=NAME:.name,NS:.namespace")
-    assert columns.stdout.splitlines()[1].split() == ["rolling", NS]
+    assert view["name"] == "rolling" and "metadata" not in view
 
 
 # Values kubectl prints in its own way (Go's %v and json.Marshal): floats, null, HTML characters,

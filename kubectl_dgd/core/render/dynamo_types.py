@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from kubectl_dgd.core.profile import version_key
+from kubectl_dgd.core.profile import at_least
 from kubectl_dgd.core.render.gojson import (
     ANY,
     BOOL,
@@ -81,16 +81,15 @@ ROLE = struct(
 @cache
 def dcd_spec(version: str) -> GoType:
     """``DynamoComponentDeploymentSpec`` of operator release ``version``."""
-    key = version_key(version)
     multinode_fields = [F("nodeCount", INT, omitempty=False)]
-    if key == (1, 5):
+    if at_least(version, "1.5") and not at_least(version, "1.6"):
         role = struct(F("providerOverride", ptr(PROVIDER_OVERRIDE)))
         multinode_fields += [F("leader", ptr(role)), F("worker", ptr(role))]
     fields: list[F] = [F("backendFramework", STRING)]
-    if key >= (1, 5):
+    if at_least(version, "1.5"):
         fields.append(F("providerOverride", ptr(PROVIDER_OVERRIDE)))
     fields += [F("name", STRING, omitempty=False), F("type", STRING)]
-    if key >= (1, 4):
+    if at_least(version, "1.4"):
         fields.append(F("runtimeVersionOverride", STRING))
     fields += [
         F("globalDynamoNamespace", BOOL),
@@ -99,7 +98,7 @@ def dcd_spec(version: str) -> GoType:
         F("minAvailable", ptr(INT)),
         F("multinode", ptr(struct(*multinode_fields))),
     ]
-    if key >= (1, 6):
+    if at_least(version, "1.6"):
         fields += [F("roles", slice_of(ROLE)), F("lpx", ptr(ANY))]
     fields += [
         F("sharedMemorySize", ptr(QUANTITY)),
@@ -118,7 +117,7 @@ def dcd_spec(version: str) -> GoType:
 def worker_template(version: str) -> GoType:
     """The per-worker value ``ComputeDGDWorkersSpecHash`` marshals (dyn/hash.go)."""
     fields = [F("labels", STRING_MAP), F("annotations", STRING_MAP)]
-    if version_key(version) >= (1, 4):
+    if at_least(version, "1.4"):
         fields.append(F("runtimeVersion", STRING))
     fields.append(F("spec", dcd_spec(version), omitempty=False))
     return struct(*fields)

@@ -15,7 +15,7 @@ from kubectl_dgd.core.datacopy import deep_copy
 from kubectl_dgd.core.graph import ENABLE_METRICS_ANNOTATION, PROPAGATED_ANNOTATIONS
 from kubectl_dgd.core.graph import WORKER_HASH_LABEL as LABEL_WORKER_HASH
 from kubectl_dgd.core.naming import child_name, runtime_namespace
-from kubectl_dgd.core.profile import version_key
+from kubectl_dgd.core.profile import at_least
 from kubectl_dgd.core.render.context import Graph, is_worker, items, mapping
 
 RESTART_AT_ANNOTATION = "nvidia.com/restartAt"
@@ -174,7 +174,7 @@ def pod_template(
         labels = ({} if metrics_off else {LABEL_METRICS: "true"}) | labels
         labels[LABEL_SELECTOR] = child_name(graph.name, str(component.get("name")))
         # Grove worker cliques carry the worker hash from 1.5 on (#12769).
-        hashed = worker_hash if version_key(graph.operator_version) >= (1, 5) else None
+        hashed = worker_hash if at_least(graph.operator_version, "1.5") else None
         labels.update(system_labels(graph, component, hashed))
     else:
         # The DCD's template carries only the generation labels; the DCD controller adds the

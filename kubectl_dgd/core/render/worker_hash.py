@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from kubectl_dgd.core.containers import pod_spec
-from kubectl_dgd.core.profile import ORIGIN_VERSION_ANNOTATION, version_key
+from kubectl_dgd.core.profile import ORIGIN_VERSION_ANNOTATION, at_least
 from kubectl_dgd.core.render.context import Graph, is_worker
 from kubectl_dgd.core.render.dcd import (
     TOPOLOGY_CLUSTER_ANNOTATION,
@@ -74,7 +74,7 @@ def hash_input(graph: Graph) -> dict[str, Any]:
     entries: dict[str, Any] = {}
     # The operator hashes the DCDs of the component pathway whatever the provider.
     graph = replace(graph, provider="component")
-    newer = version_key(graph.operator_version) >= (1, 4)
+    newer = at_least(graph.operator_version, "1.4")
     for component in graph.components:
         if not is_worker(component):
             continue
@@ -105,7 +105,7 @@ def hash_input(graph: Graph) -> dict[str, Any]:
 def _hashed_runtime_version(component: dict[str, Any], operator: str) -> RuntimeVersion | None:
     """1.6 reads a Dynamo-sidecar component's runtime from the ``runtime`` init container's image
     (resolvedRuntimeVersionForHash, search index 70474665178); the override still wins."""
-    if version_key(operator) >= (1, 6) and not component.get("runtimeVersionOverride"):
+    if at_least(operator, "1.6") and not component.get("runtimeVersionOverride"):
         init = pod_spec(component).get("initContainers")
         for container in init if isinstance(init, list) else []:
             if isinstance(container, dict) and container.get("name") == RUNTIME_SIDECAR:

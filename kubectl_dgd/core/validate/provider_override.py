@@ -17,7 +17,7 @@ from typing import Any
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.graph import GROVE_UPDATE_STRATEGY_ANNOTATION
-from kubectl_dgd.core.profile import NEWEST_VERSION, WORKLOAD_PROVIDER_ANNOTATION, version_key
+from kubectl_dgd.core.profile import NEWEST_VERSION, WORKLOAD_PROVIDER_ANNOTATION, at_least
 from kubectl_dgd.core.validate import grove_shape, webhook_provider_values
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid, required, unsupported
 from kubectl_dgd.core.validate.graphview import (
@@ -80,7 +80,7 @@ def _role_site(path: str, override: Any, scope: str, component: dict[str, Any]) 
 def sites(obj: dict[str, Any], version: str = NEWEST_VERSION) -> Iterator[Site]:
     """Every providerOverride site of the release's API, present or not (``override`` None if absent)."""
     yield Site("spec.providerOverride", spec(obj).get("providerOverride"), PCS)
-    roles_era = version_key(version) >= (1, 6)
+    roles_era = at_least(version, "1.6")
     for i, component in components(obj):
         base = component_path(i)
         target = SCALING_GROUP if uses_scaling_group(component) else CLIQUE
@@ -207,7 +207,7 @@ def _check_site(site: Site, provider: Any, version: str, strategy: Any = None) -
             )
         ]
     found = _check_value(site, override.get("value"), version)
-    if version_key(version) >= (1, 6):
+    if at_least(version, "1.6"):
         # 1.6 judges the rollingUpdate budget after the value, whatever the value errors were.
         found += webhook_provider_values.budget(
             override.get("value"), f"{site.path}.value", site.scope, site.component, strategy
@@ -235,7 +235,7 @@ def _check_value(site: Site, value: Any, version: str) -> list[Finding]:
         ]
     if site.target == PCS:
         return _pcs_value(value, base)
-    if version_key(version) >= (1, 6):
+    if at_least(version, "1.6"):
         # The 1.6 registry picks the value policy by target, for component and role sites alike.
         return webhook_provider_values.component_value(value, site.target, base)
     return _owner(value, "", ("topologyConstraint",), base)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kubectl_dgd.core.findings import Finding
-from kubectl_dgd.core.profile import SUPPORTED_VERSIONS, version_key
+from kubectl_dgd.core.profile import SUPPORTED_VERSIONS, at_least, version_key
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,9 @@ class Rule:
     variants: dict[str, str] = field(default_factory=dict)
 
     def exists_in(self, version: str) -> bool:
-        key = version_key(version)
-        if key < version_key(self.since):
-            return False
-        return self.until is None or key <= version_key(self.until)
+        return at_least(version, self.since) and (
+            self.until is None or at_least(self.until, version)
+        )
 
 
 def _r(since: str = "1.3", until: str | None = None, source: str = "", **variants: str) -> Rule:
@@ -231,7 +230,7 @@ def variant(code: str, version: str) -> str:
     """The wording or value set of ``code`` in ``version``: the newest variant not after it."""
     chosen = ""
     for since, text in sorted(RULES[code].variants.items(), key=lambda kv: version_key(kv[0])):
-        if version_key(since) <= version_key(version):
+        if at_least(version, since):
             chosen = text
     return chosen
 

@@ -14,7 +14,7 @@ from kubectl_dgd.core.containers import (
     string_list,
 )
 from kubectl_dgd.core.findings import Finding
-from kubectl_dgd.core.profile import NEWEST_VERSION, version_key
+from kubectl_dgd.core.profile import NEWEST_VERSION, at_least
 from kubectl_dgd.core.runtime_version import (
     RuntimeVersion,
     parse_runtime_version,
@@ -78,7 +78,7 @@ def check(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[F
     found += _shared_memory(component, base)
     found += _multinode_types(component, base, ctx.old)
     # Releases before 1.6 know no LPX type: such a component is an ordinary one to them.
-    lpx = webhook_lpx.is_lpx(component) and version_key(ctx.version) >= (1, 6)
+    lpx = webhook_lpx.is_lpx(component) and at_least(ctx.version, "1.6")
     if not lpx:
         # LPX components carry their pod templates in roles and need no runtime version (API page).
         found += _main_image(component, base, ctx.old)
@@ -200,7 +200,7 @@ def _runtime_image(component: dict[str, Any], version: str = "1.5") -> str:
     70638219375, as the 1.6 worker hash reads it, 70474665178); else the ``main`` container's."""
     if webhook_roles.has_role_templates(component):
         return webhook_roles.first_role_main_image(component)
-    index = webhook_sidecar.runtime_index(component) if version_key(version) >= (1, 6) else None
+    index = webhook_sidecar.runtime_index(component) if at_least(version, "1.6") else None
     if index is not None:
         image = pod_spec(component)["initContainers"][index].get("image")
         return image if isinstance(image, str) else ""
@@ -242,7 +242,7 @@ def _frontend_sidecar(component: dict[str, Any], base: str, version: str) -> lis
         "is required when frontendSidecar is set",
         "frontend-sidecar-containers",
     )
-    if version_key(version) < (1, 6):
+    if not at_least(version, "1.6"):
         if component.get("podTemplate") is None:
             return [no_template]
         if target == "":
@@ -291,7 +291,7 @@ def _epp(component: dict[str, Any], base: str, ctx: ComponentContext) -> list[Fi
     if component.get("type") != "epp":
         return []
     old = ctx.old
-    native = version_key(ctx.version) >= (1, 6)  # the Rust EPP era (68937854049)
+    native = at_least(ctx.version, "1.6")  # the Rust EPP era (68937854049)
     found = [
         not_checked(f"{base}.type", INFERENCE_POOL_NOT_CHECKED, "epp-inference-pool-not-checked")
     ]

@@ -6,7 +6,7 @@ from typing import Any
 
 from kubectl_dgd.core.containers import main_container_index
 from kubectl_dgd.core.findings import Finding
-from kubectl_dgd.core.profile import NEWEST_VERSION, version_key
+from kubectl_dgd.core.profile import NEWEST_VERSION, at_least
 from kubectl_dgd.core.validate import webhook_update_roles
 from kubectl_dgd.core.validate.fielderr import forbidden, invalid
 from kubectl_dgd.core.validate.graphview import (
@@ -82,7 +82,7 @@ def _multinode(new: dict[str, Any], old: dict[str, Any], base: str, version: str
                 ]
             else:
                 found = []
-            if power_limit(new) is not None and version_key(version) >= (1, 4):
+            if power_limit(new) is not None and at_least(version, "1.4"):
                 return found  # 1.4-1.5 reject it through the power rule (U13) instead
             message = NODE_COUNT_NEWER.format(count=node_count(new))
             return [
