@@ -602,12 +602,9 @@ class _Checker:
                         key[k] = default
             if not key:
                 continue
-            # The API server prints the key with Go's %#v (its envtest tables show this form).
-            text = (
-                "map[string]interface {}{"
-                + ", ".join(f"{go_value(k)}:{go_value(key[k])}" for k in sorted(key))
-                + "}"
-            )
+            # The key as the API server prints it since Kubernetes 1.34: JSON, keys sorted (until
+            # 1.33 Go's %#v, ``map[string]interface {}{"name":"a"}``, as the operator's tables show).
+            text = json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             if text in seen:
                 self.err(index(path, i), f"Duplicate value: {text}", "schema-duplicate")
             seen.add(text)
