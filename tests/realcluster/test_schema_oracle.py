@@ -298,3 +298,32 @@ def test_a_third_role_is_too_many_as_the_api_server_says(admin_rest: Rest, oracl
     answer = server_errors(admin_rest, "1.6", oracle_ns, mutated(obj, "1.6", profile, None), None)
     assert answer[0] == "spec.components[1].roles: Too many: 3: must have at most 2 items"
     assert offline_errors(obj, "1.6", profile, None) == answer
+
+
+def _graph_file(real_ns: Any) -> str:
+    graph = table.baseline()
+    graph["metadata"]["namespace"] = real_ns.name
+    path = real_ns.folder / "graph.json"
+    path.write_text(json.dumps(graph))
+    return str(path)
+
+
+def test_server_dry_run_says_no_admission_webhook_answered(real_ns: Any) -> None:
+    """The real server with no operator: the dry run passes on schema and CEL alone, and the
+    output says so, instead of letting it read as the operator's verdict."""
+    result = real_ns.kdgd("validate", "--live", "--server-dry-run", _graph_file(real_ns))
+    assert result.returncode == 0, result.stderr
+    assert (
+        "server dry-run: no admission webhook answered: none is registered for "
+        "DynamoGraphDeployments on this cluster" in result.stdout
+    )
+    assert "1 valid, 0 invalid" in result.stdout
+
+
+def test_server_dry_run_without_webhook_rbac_says_it_cannot_tell(real_ns: Any) -> None:
+    """A namespace-scoped user cannot list webhook configurations: the output says it cannot
+    tell whether one answered, never that none did."""
+    result = real_ns.kdgd("validate", "--live", "--server-dry-run", _graph_file(real_ns), who="dev")
+    assert result.returncode == 0, result.stderr
+    assert "cannot tell whether an admission webhook answered" in result.stdout
+    assert "no admission webhook answered" not in result.stdout
