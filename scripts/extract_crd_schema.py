@@ -67,7 +67,7 @@ EXTENSIONS: list[str] = [
     "v1beta1 spec.components[].lpx: buildId (minLength 1), scheduling.attemptDeadlineSeconds "
     "(1..9223372036), localPartitions (all | ids; CEL 'set either all: true or ids')",
     "v1beta1 spec.components[].roles[]: name (lowercase DNS label, 1-63), replicas (min 1), "
-    "providerOverride, podTemplate; list-map keyed by name",
+    "providerOverride, podTemplate; list-map keyed by name; maxItems 2",
     "v1beta1 status.components.*: gpusPerEngine, gpusPerReplica (int64, min 0)",
     "v1beta1 spec CEL: 'spec.restart.strategy.type must be Parallel when the graph contains "
     "LPX components'",
@@ -81,7 +81,8 @@ EXTENSIONS: list[str] = [
     "v1beta1 status.components.*: servedModelName, runtimeComponentName (string), "
     "gpuPowerLimitWatts (integer, min 1)",
     "v1beta1 status.restart.phase: enum Pending, Restarting, Completed, Failed, Superseded",
-    "v1alpha1 spec.services.*: lpx (as v1beta1) and roles[] (as v1beta1), for componentType 'lpx'",
+    "v1alpha1 spec.services.*: lpx (as v1beta1) and roles[] (as v1beta1, maxItems 2), for "
+    "componentType 'lpx'",
     "v1alpha1 spec.services.* CEL: 'componentType is immutable after it is set', 'lpx is required "
     "when componentType is lpx', 'lpx may only be set when componentType is lpx', 'replicas must "
     "be positive when componentType is lpx'; the minAvailable rule exempts an LPX service "
@@ -92,6 +93,7 @@ EXTENSIONS: list[str] = [
     "70243226474)",
 ]
 
+ROLES_MAX = 2
 DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 IS_LPX = "has(self.type) && self.type == 'lpx'"
 MIN_AVAILABLE_MESSAGE = "minAvailable must be less than or equal to replicas unless replicas is 0"
@@ -177,6 +179,10 @@ def _roles(component: dict[str, Any]) -> dict[str, Any]:
     props = component["properties"]
     return {
         "type": "array",
+        # Every role set has at most two roles (leader/worker, agent/conductor). Unbounded, the
+        # CEL rules under each role's podTemplate exceed the API server's cost budget and the
+        # real kube-apiserver refuses the whole CRD.
+        "maxItems": ROLES_MAX,
         "x-kubernetes-list-type": "map",
         "x-kubernetes-list-map-keys": ["name"],
         "items": {

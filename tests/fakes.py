@@ -156,6 +156,10 @@ class FakeCluster:
         self.calls.append(("dry-run", namespace, obj["metadata"]["name"]))
         return copy.deepcopy(obj)
 
+    def dgd_admission_webhooks(self) -> list[str] | None:
+        # As a cluster with the operator installed: its validating webhook covers DGDs.
+        return ["vdynamographdeployment.kb.io"]
+
     def get_crd(self) -> dict[str, Any] | None:
         self.calls.append(("get-crd", None, None))
         return self.crd

@@ -723,6 +723,22 @@ class Cluster:
                 return None
             raise
 
+    def dgd_admission_webhooks(self) -> list[str] | None:
+        """Names of the validating and mutating webhooks whose rules cover DGDs (the operator's,
+        when it is installed), or None when the configurations cannot be listed (no RBAC)."""
+        found: list[str] = []
+        for kind in ("validatingwebhookconfigurations", "mutatingwebhookconfigurations"):
+            target = Target("list", f"{kind}.admissionregistration.k8s.io")
+            try:
+                data = self._json("GET", f"/apis/admissionregistration.k8s.io/v1/{kind}", target)
+            except (NotFoundError, ApiError):
+                return None
+            for item in (data or {}).get("items", []) or []:
+                for hook in (item or {}).get("webhooks") or []:
+                    if any(_covers_dgds(rule) for rule in (hook or {}).get("rules") or []):
+                        found.append(str((hook or {}).get("name", "")))
+        return found
+
     def operator_images(self) -> list[str]:
         """Images of the Dynamo operator's ``manager`` containers in any namespace, or [] when the
         Deployments cannot be listed (no RBAC for them is common; callers fall back)."""
@@ -991,3 +1007,13 @@ def _is_transport(err: BaseException) -> bool:
     import urllib3
 
     return isinstance(err, urllib3.exceptions.HTTPError | OSError)
+
+
+def _covers_dgds(rule: Any) -> bool:
+    if not isinstance(rule, dict):
+        return False
+    groups = rule.get("apiGroups") or []
+    resources = rule.get("resources") or []
+    return any(g in (GROUP, "*") for g in groups) and any(
+        r in (PLURAL, "*", "*/*", f"{PLURAL}/*") for r in resources
+    )

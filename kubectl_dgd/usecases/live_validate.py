@@ -80,9 +80,33 @@ def _dry_run(
         item.findings.append(
             Finding("error", "webhook", "", f"server dry-run: {err}", "server-dry-run", item.line)
         )
+    hooks = cluster.dgd_admission_webhooks()
+    if not hooks:
+        item.findings.append(
+            Finding(
+                "info",
+                "webhook",
+                "",
+                _NO_WEBHOOK if hooks == [] else _UNKNOWN_WEBHOOK,
+                "server-dry-run-no-webhook",
+                item.line,
+            )
+        )
     if was_valid and not item.valid:
         report.summary.valid -= 1
         report.summary.invalid += 1
+
+
+_NO_WEBHOOK = (
+    "server dry-run: no admission webhook answered: none is registered for "
+    "DynamoGraphDeployments on this cluster, so the server checked only the CRD's schema and "
+    "CEL rules (the operator's webhook rules are the offline findings above)"
+)
+_UNKNOWN_WEBHOOK = (
+    "server dry-run: cannot tell whether an admission webhook answered (the webhook "
+    "configurations cannot be listed); without one the server checks only the CRD's schema "
+    "and CEL rules"
+)
 
 
 def refuse_other_namespace(graphs: list[dict[str, Any]], flag: str | None) -> None:

@@ -308,12 +308,12 @@ def test_validate_prints_one_line_per_finding_and_the_summary() -> None:
     assert invoke(fake, "validate", str(COMMON_MISTAKES)) == 1
     where = str(COMMON_MISTAKES)
     assert fake.out == (
-        f'{where}:11: spec: Invalid value: "object": spec.restart must be unset on create; set '
+        f"{where}:11: spec: Invalid value: spec.restart must be unset on create; set "
         "spec.restart.id after creation to request a restart (error, cel/cel-rule)\n"
         f"{where}:13: spec.restart: spec.restart in a file that creates the graph is rejected on "
         "create; create the graph first, then set spec.restart.id to request a restart (warning, "
         "lint/restart-on-create)\n"
-        f'{where}:15: spec.components: Invalid value: "array": component names must be unique '
+        f"{where}:15: spec.components: Invalid value: component names must be unique "
         "case-insensitively (error, cel/cel-rule)\n"
         f"{where}:16: spec.components[0].podTemplate.spec.containers: Required value: is required "
         "(error, webhook/main-image-required)\n"

@@ -19,7 +19,7 @@ from tests.unit.dgd_factory import frontend, graph, stored, worker
 
 Mutation = Callable[[dict[str, Any]], None]
 W = "spec.components[1]"
-IMMUTABLE_CEL = f'{W}: Invalid value: "object": minAvailable is immutable after creation'
+IMMUTABLE_CEL = f"{W}: Invalid value: minAvailable is immutable after creation"
 MIXED = (
     "spec.components: Forbidden: cannot combine the deprecated component minAvailable with a "
     "providerOverride minAvailable; migrate every component to providerOverride in one update"

@@ -560,10 +560,7 @@ def admission(row: Row) -> tuple[list[str], list[str]]:
     stage = [f for f in errors if f.layer in ("schema", "cel")] or [
         f for f in errors if f.layer == "webhook"
     ]
-    lines = [
-        f"{f.path}: {f.message}".replace('Invalid value: "object": ', "Invalid value: ", 1)
-        for f in stage
-    ]
+    lines = [f"{f.path}: {f.message}" for f in stage]
     warned = [
         f.message
         for f in found

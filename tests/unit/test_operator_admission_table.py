@@ -1997,8 +1997,9 @@ LPX_ROWS = [
             ),
         ),
         [
+            # The operator's table has Go's %#v form (servers before 1.34); 1.34+ print JSON.
             "spec.components[0].roles[1].podTemplate.spec.containers[1]: Duplicate value: "
-            'map[string]interface {}{"name":"main"}'
+            '{"name":"main"}'
         ],
     ),
     lpx_row("LPX supports more than nine replicas", lpx(on_engine(replicas=10))),
@@ -2122,7 +2123,7 @@ LPX_ROWS = [
     lpx_row(
         "LPX rejects duplicate Pod roles",
         lpx(lambda o: engine(o)["roles"].__setitem__(1, copy.deepcopy(engine(o)["roles"][0]))),
-        ['spec.components[0].roles[1]: Duplicate value: map[string]interface {}{"name":"agent"}'],
+        ['spec.components[0].roles[1]: Duplicate value: {"name":"agent"}'],
     ),
     lpx_row(
         "LPX reserves materialized agent container names",
@@ -3196,13 +3197,9 @@ def admission_result(row: Row, version: str = "1.5") -> list[str]:
     errors = [f for f in found if f.severity == "error"]
     structural = [f for f in errors if f.layer in ("schema", "cel")]
     stage = structural or [f for f in errors if f.layer == "webhook"]
-    # The operator's harness strips the CEL rule's value type ("object"/"array") from messages.
-    return [
-        f"{f.path}: {f.message}".replace('Invalid value: "object": ', "Invalid value: ", 1).replace(
-            'Invalid value: "array": ', "Invalid value: ", 1
-        )
-        for f in stage
-    ]
+    # The operator's harness strips the CEL rule's value type ("object"/"array") from messages;
+    # kube-apiserver 1.35+ omits it itself, and so does the validator.
+    return [f"{f.path}: {f.message}" for f in stage]
 
 
 CASES = [

@@ -297,7 +297,7 @@ def test_map_list_duplicate_key_is_duplicate_value_at_the_second_item() -> None:
     obj["spec"]["components"][1]["name"] = "frontend"
     assert only(obj) == (
         "spec.components[1]",
-        'Duplicate value: map[string]interface {}{"name":"frontend"}',
+        'Duplicate value: {"name":"frontend"}',
         "schema-duplicate",
     )
 

@@ -34,9 +34,9 @@ def test_a_memoised_outcome_is_reported_at_each_place_it_applies() -> None:
     first = [(f.path, f.message) for f in cel.check(obj, None, LIST_RULE)]
     again = [(f.path, f.message) for f in cel.check(copy.deepcopy(obj), None, LIST_RULE)]
     expected = [
-        ("items[0]", 'Invalid value: "object": a is 5'),
-        ("items[2]", 'Invalid value: "object": a is 5'),
-        ("items[3]", 'Invalid value: "object": a is 7'),
+        ("items[0]", "Invalid value: a is 5"),
+        ("items[2]", "Invalid value: a is 5"),
+        ("items[3]", "Invalid value: a is 7"),
     ]
     assert first == again == expected
 

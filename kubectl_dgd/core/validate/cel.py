@@ -5,10 +5,12 @@ The object is walked alongside the schema; at every node that carries rules, eac
 only where the old object has a correlated value (same property, same map key, same list-map
 key); with ``optionalOldSelf: true`` they always run and ``oldSelf`` is an optional value.
 
-A failed rule gives the API server's text: ``Invalid value: "<schema type>": <message>`` (the
-rule's ``message``, its ``messageExpression`` result, or ``failed rule: <rule>``; ``reason``
-selects ``Forbidden`` / ``Required value`` / ``Duplicate value``), at the node's path plus the
-rule's ``fieldPath``. An evaluation error (a missing key, a bad overload) is, as on the server, a
+A failed rule gives the API server's text (kube-apiserver 1.35 and later):
+``Invalid value: <message>`` on an object or array node, ``Invalid value: <value>: <message>``
+on a scalar (the rule's ``message``, its ``messageExpression`` result, or ``failed rule:
+<rule>``; ``reason`` selects ``Forbidden`` / ``Required value`` / ``Duplicate value``), at the
+node's path plus the rule's ``fieldPath``. Servers up to 1.34 printed the schema type where the
+value is (``Invalid value: "object": <message>``). An evaluation error (a missing key, a bad overload) is, as on the server, a
 validation error: ``Invalid value: "<type>": <error> evaluating rule: <rule>`` (code
 ``cel-eval-error``). A rule this environment cannot compile or that calls a function it does not
 provide is reported as a warning (code ``cel-unsupported``), never silently passed.
@@ -26,6 +28,7 @@ from typing import Any
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.validate import cel_env, derived
+from kubectl_dgd.core.validate.fielderr import go_value
 from kubectl_dgd.core.validate.schema import keyword_below, one_line
 
 _MISSING: Any = object()
@@ -405,12 +408,15 @@ class _Run:
             return
         where = _field_path(path, rule.field_path) if rule.field_path else path
         label = _REASONS.get(rule.reason or "")
+        # Since Kubernetes 1.35 a failed rule shows no value for an object or array node and
+        # the value itself for a scalar (until 1.34: the schema type, "object", for every node).
+        shown = "" if kind in ("object", "array") else f"{go_value(value)}: "
         if label == "Duplicate value":
-            text_msg = f'Duplicate value: "{kind}"'
+            text_msg = f"Duplicate value: {shown[:-2]}" if shown else "Duplicate value"
         elif label is not None:
             text_msg = f"{label}: {message}"
         else:
-            text_msg = f'Invalid value: "{kind}": {message}'
+            text_msg = f"Invalid value: {shown}{message}"
         self.out.append(Finding("error", "cel", where, one_line(text_msg), "cel-rule"))
 
     def outcome(

@@ -394,14 +394,20 @@ def _defaults_below(schema: dict[str, Any]) -> bool:
 
 
 class _Checker:
-    __slots__ = ("out", "unknown_severity")
+    __slots__ = ("late", "out", "unknown_severity")
 
     def __init__(self, strict: bool) -> None:
         self.out: list[Finding] = []
+        # The list-type checks (uniqueness, map items that are not objects): the API server
+        # runs them after the whole schema walk, so their errors follow every other one.
+        self.late: list[Finding] = []
         self.unknown_severity: Any = "error" if strict else "warning"
 
     def err(self, path: str, message: str, code: str) -> None:
         self.out.append(Finding("error", "schema", path, one_line(message), code))
+
+    def late_err(self, path: str, message: str, code: str) -> None:
+        self.late.append(Finding("error", "schema", path, one_line(message), code))
 
     def value(self, v: Any, schema: dict[str, Any], path: str, root: bool = False) -> None:
         n = _node(schema)
@@ -416,6 +422,10 @@ class _Checker:
             )
             return
         if not self.type_ok(v, n, path):
+            if n.enum is not None:
+                # The server reports the enum too, with the value as pruned: a mapping where a
+                # scalar belongs keeps none of its (undeclared) fields.
+                self.enum({} if isinstance(v, dict) else v, n, path)
             return
         if isinstance(v, dict):
             self.obj(v, n, path, root)
@@ -465,6 +475,15 @@ class _Checker:
             want = t
         if ok:
             return True
+        if isinstance(v, dict) and n.type == "integer" and n.format in ("int32", "int64"):
+            # Pruned to {} (none of its fields is declared), the mapping fails the format check
+            # first on the real server (kube-apiserver 1.37), which words it this way.
+            self.err(
+                path,
+                f'Invalid value: "": {path} in body must be of type {n.format}: ""',
+                "schema-type",
+            )
+            return False
         actual = _type_name(v)
         self.err(
             path,
@@ -573,21 +592,37 @@ class _Checker:
         if n.list_type == "set":
             self.unique_set(v, path)
         elif n.list_type == "map" and n.map_keys:
-            self.unique_map(v, n, path)
+            stray = next(
+                (i for i, x in enumerate(v) if x is not None and not isinstance(x, dict)), None
+            )
+            if stray is not None:  # the first item that is not an object, and nothing more
+                self.late_err(
+                    index(path, stray),
+                    f"Invalid value: {go_value(v[stray])}: must be an object for an array of "
+                    "list-type map",
+                    "schema-list-map-item",
+                )
+            else:
+                self.unique_map(v, n, path)
 
     def unique_set(self, v: list[Any], path: str) -> None:
         seen: set[str] = set()
+        repeated: set[str] = set()
         for i, item in enumerate(v):
             if isinstance(item, (dict, list)):
                 continue  # sets hold scalars; the type error is reported elsewhere
             key = go_value(item) + type(item).__name__
-            if key in seen:
-                self.err(index(path, i), f"Duplicate value: {go_value(item)}", "schema-duplicate")
+            if key in seen and key not in repeated:  # the second occurrence only, as the server
+                repeated.add(key)
+                self.late_err(
+                    index(path, i), f"Duplicate value: {go_value(item)}", "schema-duplicate"
+                )
             seen.add(key)
 
     def unique_map(self, v: list[Any], n: _Node, path: str) -> None:
         item_props = _node(n.items).properties if n.items is not None else {}
         seen: set[str] = set()
+        repeated: set[str] = set()
         for i, item in enumerate(v):
             if not isinstance(item, dict):
                 continue
@@ -602,14 +637,12 @@ class _Checker:
                         key[k] = default
             if not key:
                 continue
-            # The API server prints the key with Go's %#v (its envtest tables show this form).
-            text = (
-                "map[string]interface {}{"
-                + ", ".join(f"{go_value(k)}:{go_value(key[k])}" for k in sorted(key))
-                + "}"
-            )
-            if text in seen:
-                self.err(index(path, i), f"Duplicate value: {text}", "schema-duplicate")
+            # The key as the API server prints it since Kubernetes 1.34: JSON, keys sorted (until
+            # 1.33 Go's %#v, ``map[string]interface {}{"name":"a"}``, as the operator's tables show).
+            text = json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            if text in seen and text not in repeated:  # the second occurrence only
+                repeated.add(text)
+                self.late_err(index(path, i), f"Duplicate value: {text}", "schema-duplicate")
             seen.add(text)
 
     def obj(self, v: dict[str, Any], n: _Node, path: str, root: bool) -> None:
@@ -678,7 +711,7 @@ def check(obj: dict[str, Any], schema: dict[str, Any], *, strict: bool = False) 
         checker.value(obj, schema, "", root=True)
     except RecursionError:
         checker.err("", 'Invalid value: "object": nesting too deep to validate', "schema-depth")
-    return checker.out
+    return checker.out + checker.late
 
 
 def blocks_cel(findings: list[Finding]) -> bool:
