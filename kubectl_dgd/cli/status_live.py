@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from kubectl_dgd.cli.deps import Deps
 
 if TYPE_CHECKING:
+    from kubectl_dgd.core.graph_events import EventFilter
     from kubectl_dgd.core.views import LiveStatusView
 
 
@@ -20,6 +21,7 @@ def status_live(
     watch: bool = False,
     events: bool = False,
     headers: bool = True,
+    which: EventFilter | None = None,
 ) -> None:
     """One GET and the offline view; with ``watch``, a new view per change of the graph (each
     drawn at the time it arrives, unless the clock is fixed with ``now``); ``headers``: the
@@ -33,13 +35,19 @@ def status_live(
         deps.print(graph_name(cluster, name, namespace), output)
         return
     if not watch:
-        view = live_status(cluster, name, namespace, moment, events)
+        view = live_status(cluster, name, namespace, moment, events, which)
         deps.print(view, output, headers)
         for line in view.warnings:
             deps.warn(f"warning: {line}")
         return
     views = watch_status(
-        cluster, name, namespace, deps.monotonic, lambda: deps.now(now), with_events=events
+        cluster,
+        name,
+        namespace,
+        deps.monotonic,
+        lambda: deps.now(now),
+        with_events=events,
+        which=which,
     )
     deps.redraw(_noted(deps, views), output, headers)
 
