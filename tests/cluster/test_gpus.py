@@ -187,7 +187,8 @@ def test_what_nodes_and_pods_say_is_shown_never_obeyed(apiserver: ApiServer) -> 
     apiserver.seed(graph())
     OperatorSim(apiserver.store, children=True).settle()
     for args in (("gpus",), ("gpus", "-o", "wide", "-A")):
-        result = dgd(apiserver, *args)
+        # wide enough that PRODUCT is not the column that gives way to USED BY
+        result = dgd(apiserver, *args, env={"COLUMNS": "250"})
         assert result.returncode == 0, result.stderr
         assert not RAW.search(result.stdout), args
         assert "\\x1b" in result.stdout, args
