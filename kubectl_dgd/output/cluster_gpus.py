@@ -64,16 +64,16 @@ def _summary(view: ClusterGpus) -> list[str]:
         )
     for resource in view.mig_resources:
         mig = view.totals(resource)
-        where = f"{mig.nodes} node{'s' if mig.nodes != 1 else ''}"
         lines.append(
-            f"MIG {resource.removeprefix(MIG_PREFIX)} on {where}: {mig.allocatable} allocatable, "
+            f"MIG {resource.removeprefix(MIG_PREFIX)}: {mig.allocatable} allocatable, "
             f"{mig.requested} requested, {mig.free} free (most free on one node: {mig.most_free})"
         )
     for use in view.waiting:
         pods = f"{use.pods} pods" if use.pods != 1 else "1 pod"
         verb = "want" if use.pods != 1 else "wants"
         lines.append(
-            f"waiting: {pods} of {_graph(use, view)} {verb} {use.gpus} GPUs and no node has them"
+            f"waiting: {pods} of {_graph(use, view)} {verb} {use.gpus} "
+            f"GPU{'s' if use.gpus != 1 else ''} and no node has them"
         )
     return lines
 

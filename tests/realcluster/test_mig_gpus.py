@@ -98,7 +98,7 @@ def test_mig_slices_are_listed_counted_and_checked_per_profile(
     (line,) = [li for li in text.stdout.splitlines() if li.startswith(mig_node) and "3g" in li]
     assert line.split()[:7] == [mig_node, "MIG", "3g.40gb", "40192", "MiB", "2", "2"], line
     assert f"{real_ns.name}/mig (2)" in line
-    assert any(li.startswith("MIG 3g.40gb on ") for li in text.stdout.splitlines())
+    assert any(li.startswith("MIG 3g.40gb: ") for li in text.stdout.splitlines())
 
     why = real_ns.kdgd("why", "mig")
     assert why.returncode == 1, (why.stdout, why.stderr)
