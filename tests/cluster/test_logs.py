@@ -7,13 +7,14 @@ import os
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 from tests.apiserver.resources import PODS
 from tests.apiserver.server import ApiServer, wait_until
 from tests.cluster.conftest import component, dgd, graph
 from tests.cluster.test_tree import _cluster
 from tests.cluster.test_watch_rollout import _env
-from tests.conftest import BIN
+from tests.conftest import BIN, assert_golden
 
 NS = "dynamo"
 
@@ -108,6 +109,9 @@ def test_all_containers_init_first_each_line_names_its_container(apiserver: ApiS
     assert result.stdout == (
         f"{first} fetch-model downloaded\n{first} main serving\n{first} metrics scraped\n"
     )
+    stamped = dgd(apiserver, "logs", "my-graph", "--all-containers", "--timestamps", "--pod", "-0$")
+    assert stamped.returncode == 0, stamped.stderr
+    assert_golden("logs/all_containers_timestamps.txt", stamped.stdout)
     both = dgd(apiserver, "logs", "my-graph", "--all-containers", "-c", "main")
     assert both.returncode == 2
     assert "--all-containers=true should not be specified with --container" in both.stderr
@@ -230,3 +234,10 @@ def test_follow_refuses_more_streams_than_max_log_requests_as_kubectl(
     writer.join()
     assert allowed.returncode == 0, allowed.stderr
     assert allowed.stdout.count(" main up\n") == 4
+
+
+def test_readme_shows_all_containers_with_timestamps_as_recorded() -> None:
+    root = Path(__file__).resolve().parents[2]
+    golden = (root / "tests" / "golden" / "logs" / "all_containers_timestamps.txt").read_text()
+    command = "$ kubectl dgd logs my-graph --all-containers --timestamps --pod '-0$'"
+    assert f"{command}\n{golden}```" in (root / "README.md").read_text()
