@@ -87,8 +87,10 @@ def logs(
     conn: ConnectionSettings | None = None,
 ) -> None:
     """Print the logs of a graph's pods (the main container; all components, or COMPONENT),
-    each line prefixed with its pod (and its container with --all-containers), a colour per
-    pod on a terminal.
+    each line prefixed with its pod.
+
+    With --all-containers each line names its container too; on a terminal each pod has its
+    colour.
 
     A graph, component or --type that does not exist exits 3 naming those that do.
 
