@@ -241,3 +241,24 @@ def test_readme_shows_all_containers_with_timestamps_as_recorded() -> None:
     golden = (root / "tests" / "golden" / "logs" / "all_containers_timestamps.txt").read_text()
     command = "$ kubectl dgd logs my-graph --all-containers --timestamps --pod '-0$'"
     assert f"{command}\n{golden}```" in (root / "README.md").read_text()
+
+
+def test_type_takes_every_component_of_that_type(apiserver: ApiServer) -> None:
+    comps = [
+        component("Frontend", "frontend"),
+        component("decode", "decode", gpus=1),
+        component("decode-long", "decode", gpus=1),
+        component("prefill", "prefill", gpus=1),
+    ]
+    _cluster(apiserver, components=comps).settle()
+    for prefix in ("my-graph-decode", "my-graph-prefill", "my-graph-frontend"):
+        for pod in _pods(apiserver, prefix):
+            apiserver.logs.append(NS, pod, prefix.removeprefix("my-graph-"))
+    result = dgd(apiserver, "logs", "my-graph", "--type", "decode", "-o", "json")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert sorted(line["component"] for line in lines) == ["decode", "decode-long"]
+    assert apiserver.requests("list", "pods")[-1].query["labelSelector"] == [
+        "nvidia.com/dynamo-graph-deployment-name=my-graph,"
+        "nvidia.com/dynamo-component in (decode,decode-long)"
+    ]
