@@ -123,6 +123,7 @@ class FakeCluster:
         previous: bool = False,
         tail: int | None = None,
         since_seconds: int | None = None,
+        timestamps: bool = False,
     ) -> Iterator[str]:
         """``logs[(namespace, pod)]``, its last ``tail`` lines when given (no streaming)."""
         self.calls.append(("log", namespace, pod))

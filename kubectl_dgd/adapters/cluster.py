@@ -769,6 +769,7 @@ class Cluster:
         previous: bool = False,
         tail: int | None = None,
         since_seconds: int | None = None,
+        timestamps: bool = False,
     ) -> Iterator[str]:
         """One container's log through ``pods/log``, line by line as it arrives."""
         query: dict[str, str] = {}
@@ -782,6 +783,8 @@ class Cluster:
             query["tailLines"] = str(tail)
         if since_seconds is not None:
             query["sinceSeconds"] = str(since_seconds)
+        if timestamps:
+            query["timestamps"] = "true"
         ns = segment(check_namespace(namespace))
         path = f"/api/v1/namespaces/{ns}/pods/{segment(check_name(pod))}/log"
         target = Target("get", "pods/log", pod, namespace)

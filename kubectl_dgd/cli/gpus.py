@@ -25,9 +25,12 @@ def gpus(
     all_namespaces: bool = False,
     conn: ConnectionSettings | None = None,
 ) -> None:
-    """Show every node that offers nvidia.com/gpu: its GPU product (label
-    nvidia.com/gpu.product), allocatable, requested and free GPUs, and the graphs whose pods
-    hold them, then the totals and the pods that want GPUs but have no node yet.
+    """Show every node that offers nvidia.com/gpu or MIG slices (a row per profile): its GPU
+    product, memory, allocatable, requested and free GPUs, and the graphs whose pods hold them.
+
+    The product and memory are GPU feature discovery's labels (nvidia.com/gpu.product,
+    nvidia.com/gpu.memory in MiB). Then the totals (per MIG profile too) and the pods that want
+    GPUs but have no node yet.
 
     Requested counts every pod bound to the node that has not terminated, in any namespace
     (per container the limit, else the request; init containers as the scheduler counts

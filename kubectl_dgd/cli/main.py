@@ -90,9 +90,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "gpus": (
         "kubectl_dgd.cli.gpus:gpus",
-        "Show every node that offers nvidia.com/gpu: its GPU product (label "
-        "nvidia.com/gpu.product), allocatable, requested and free GPUs, and the graphs whose "
-        "pods hold them, then the totals and the pods that want GPUs but have no node yet.",
+        "Show every node that offers nvidia.com/gpu or MIG slices (a row per profile): its GPU "
+        "product, memory, allocatable, requested and free GPUs, and the graphs whose pods hold "
+        "them.",
     ),
     "completion": (
         "kubectl_dgd.cli.completion:completion",

@@ -8,6 +8,7 @@ import click
 
 from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
+from kubectl_dgd.cli.events import event_filter, for_option, types_option
 from kubectl_dgd.cli.flags import (
     cluster_options,
     listing_options,
@@ -41,6 +42,8 @@ _OUTPUTS = ["text", "wide", "json", "yaml", "name", *TEMPLATE_FORMATS]
     help="NAME: redraw on every change (watch stream); without NAME: as list -w.",
 )
 @click.option("--events", is_flag=True, help="NAME: add the graph's recent Events.")
+@types_option
+@for_option
 @click.option("-l", "--selector", help="Without NAME: only graphs with these labels (a=b,c!=d).")
 @click.option("--no-headers", is_flag=True, help="No header rows in the tables.")
 @listing_options
@@ -53,6 +56,8 @@ def status(
     now: str | None,
     watch: bool = False,
     events: bool = False,
+    types: str | None = None,
+    for_component: str | None = None,
     selector: str | None = None,
     no_headers: bool = False,
     sort_by: str | None = None,
@@ -83,6 +88,8 @@ def status(
         {
             "--watch": watch,
             "--events": events,
+            "--types": types is not None,
+            "--for": for_component is not None,
             "-l/--selector": selector is not None,
             "--sort-by": sort_by is not None,
             "--show-labels": show_labels,
@@ -107,12 +114,19 @@ def status(
         )
         listing.validate().run(current_deps())
         return
-    one = StatusOptions(output, name, filename, not no_headers, watch, events, now)
+    which = event_filter(types, for_component)  # either implies --events
+    one = StatusOptions(
+        output, name, filename, not no_headers, watch, events or which is not None, now, which
+    )
     one.validate().run(current_deps())
 
 
 # Which flags make sense for which form of the command; any other is refused, not ignored.
-_FOR_ONE_GRAPH = ("--events",)  # --watch without NAME watches the list, as list -w
+_FOR_ONE_GRAPH = (
+    "--events",
+    "--types",
+    "--for",
+)  # --watch without NAME watches the list, as list -w
 _FOR_LISTING = (
     "-l/--selector",
     "--sort-by",

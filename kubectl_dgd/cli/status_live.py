@@ -15,6 +15,7 @@ from kubectl_dgd.errors import UsageError
 from kubectl_dgd.output.printer import Printer, sorting
 
 if TYPE_CHECKING:
+    from kubectl_dgd.core.graph_events import EventFilter
     from kubectl_dgd.core.views import GraphList, LiveStatusView
 
 
@@ -129,6 +130,7 @@ class StatusOptions:
     watch: bool = False
     events: bool = False
     now: str | None = None
+    which: EventFilter | None = None  # --types / --for, each implying --events
 
     def validate(self) -> StatusOptions:
         if self.filename is None and self.printer.names_only and self.watch:
@@ -157,7 +159,7 @@ class StatusOptions:
             deps.print(graph_name(cluster, name, namespace), self.printer)
             return
         if not self.watch:
-            view = live_status(cluster, name, namespace, moment, self.events)
+            view = live_status(cluster, name, namespace, moment, self.events, self.which)
             deps.print(view, self.printer, self.headers)
             for line in view.warnings:
                 deps.warn(f"warning: {line}")
@@ -169,6 +171,7 @@ class StatusOptions:
             deps.monotonic,
             lambda: deps.now(self.now),
             with_events=self.events,
+            which=self.which,
         )
         deps.redraw(_noted(deps, views), self.printer, self.headers)
 

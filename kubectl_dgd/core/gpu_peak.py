@@ -20,7 +20,8 @@ Pure. The operator's rules (docs/operator-semantics.md#rolling-update, #restart)
 
 A replica's GPUs are ``gpusPerReplica`` as the operator counts them (core/gpus.py); the peak
 is checked by placing the extra pods, largest first, on the nodes' free GPUs (each pod on one
-node), so "8 free on four nodes" does not hold a pod of 4.
+node), so "8 free on four nodes" does not hold a pod of 4. A component asking for a MIG profile
+(``nvidia.com/mig-1g.10gb``) is placed on that profile's free slices only.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from kubectl_dgd.core.graph import (
     recreates,
 )
 from kubectl_dgd.core.impact import ComponentImpact
-from kubectl_dgd.core.node_gpus import NodeGpus
+from kubectl_dgd.core.node_gpus import GPU_RESOURCE, NodeGpus, is_mig, pod_gpu_resource
 
 DEFAULT_SURGE = "25%"
 DEFAULT_UNAVAILABLE = "25%"
@@ -62,6 +63,7 @@ class PeakNeed:
     extra_gpus: int
     pod_gpus: int  # what one new pod needs on one node
     alone: bool = False  # a Sequential restart: this component's peak comes on its own
+    resource: str = GPU_RESOURCE  # or the MIG profile the component's pods ask for
 
     @property
     def pods(self) -> int:
@@ -113,6 +115,11 @@ def rolling_peak(
         peak = max(peak, next_old * old_unit + next_new * new_unit)
         current_old, current_new = next_old, next_new
     return peak
+
+
+def gpu_resource(component: Mapping[str, Any]) -> str:
+    """The GPU resource the component's pods ask for (a MIG profile, else nvidia.com/gpu)."""
+    return pod_gpu_resource({"spec": mapping(mapping(component.get("podTemplate")).get("spec"))})
 
 
 def _units(component: Mapping[str, Any]) -> tuple[int, int]:
@@ -175,7 +182,11 @@ def peak_needs(
             if restart_extra > extra:
                 extra, pod, what, alone = restart_extra, restart_pod, "the restart", True
         if extra > 0:
-            needs.append(PeakNeed(name, what, extra, pod, alone and not restart_parallel))
+            needs.append(
+                PeakNeed(
+                    name, what, extra, pod, alone and not restart_parallel, gpu_resource(component)
+                )
+            )
     return needs
 
 
@@ -185,7 +196,9 @@ def restart_needs(graph: Mapping[str, Any], parallel: bool, grove: bool = False)
     for name, component in components_by_name(dict(graph)).items():
         extra, pod = _rolled(component, component, native=grove)
         if extra > 0:
-            needs.append(PeakNeed(name, "the restart", extra, pod, alone=not parallel))
+            needs.append(
+                PeakNeed(name, "the restart", extra, pod, not parallel, gpu_resource(component))
+            )
     return needs
 
 
@@ -200,11 +213,12 @@ class PeakShortfall:
 
     def message(self) -> str:
         need = self.need
-        pods = f"{need.pods} new pod{'s' if need.pods != 1 else ''} of {need.pod_gpus} GPU"
+        unit = "slice" if is_mig(need.resource) else "GPU"
+        pods = f"{need.pods} new pod{'s' if need.pods != 1 else ''} of {need.pod_gpus} {unit}"
         pods += "s" if need.pod_gpus != 1 else ""
         head = (
             f"warning: {need.component}: {need.what} needs {need.extra_gpus} more "
-            f"nvidia.com/gpu at its peak ({pods}); the cluster has {self.free} free (at most "
+            f"{need.resource} at its peak ({pods}); the cluster has {self.free} free (at most "
             f"{self.most_on_one_node} on one node)"
         )
         if self.stalls:
@@ -229,17 +243,26 @@ def shortfalls(needs: Iterable[PeakNeed], nodes: Iterable[NodeGpus]) -> list[Pea
     other change frees GPUs it can use, as far as can be known); needs that fit alone but not
     together (placed largest pods first) only wait for one another, as each finished
     component's old pods drain. A Sequential restart's needs come one at a time."""
-    free = {n.name: n.free for n in nodes if n.schedulable}
-    total, most = sum(free.values()), max(free.values(), default=0)
+    nodes = list(nodes)
+    free: dict[str, dict[str, int]] = {}
+    for node in nodes:
+        if node.schedulable:
+            free.setdefault(node.resource, {})[node.name] = node.free
     needs = list(needs)
-    short = {
-        n.component: PeakShortfall(n, total, most, True) for n in needs if not _place(dict(free), n)
-    }
+    short = {}
+    for need in needs:
+        offered = free.get(need.resource, {})
+        if not _place(dict(offered), need):
+            total, most = sum(offered.values()), max(offered.values(), default=0)
+            short[need.component] = PeakShortfall(need, total, most, True)
     together = sorted(
         (n for n in needs if not n.alone and n.component not in short), key=lambda n: -n.pod_gpus
     )
-    placed = dict(free)
+    placed = {resource: dict(offered) for resource, offered in free.items()}
     for need in together:
-        if not _place(placed, need):
+        offered = placed.setdefault(need.resource, {})
+        if not _place(offered, need):
+            original = free.get(need.resource, {})
+            total, most = sum(original.values()), max(original.values(), default=0)
             short[need.component] = PeakShortfall(need, total, most, False)
     return [short[n.component] for n in needs if n.component in short]

@@ -1,19 +1,26 @@
 """The Events of a whole graph: of the DGD and of every object below it, newest last.
 
-Pure: it gets the namespace's Events and the objects of the graph's tree (or only the graph's
-name, for ``status --events``: then children are recognised by the ``<graph>-`` prefix every
-child name of both paths starts with). Events about one object with the same type, reason and
+Pure: it gets the namespace's Events and, for ``events NAME``, the objects of the graph's tree.
+An Event is the graph's when it is about the graph, about an object of the tree (by uid), or
+about an object of a child kind whose name the operator derives from the graph's name and one
+of its components (core/naming.py): ``<graph>-<component>`` and what is named after it (the
+worker-hash suffix, ReplicaSets, pods), or on Grove ``<pcs>-<replica>-<component>...``. Names,
+not only uids, so that the Events of objects gone (a crashed pod replaced, the old generation
+after a rolling update) are still shown. Events about one object with the same type, reason and
 message are one row whose count is the sum of theirs (kubelets and controllers repeat them).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 
+from kubectl_dgd.core.naming import child_name
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
+from kubectl_dgd.core.validate.grove_names import pcs_name
 
 CHILD_KINDS = frozenset(
     {
@@ -43,12 +50,14 @@ class GraphEvent:
     firstTimestamp: str | None
     lastTimestamp: str | None
     ageSeconds: int | None  # since lastTimestamp; for the table
+    component: str | None = None  # None: the graph's own
 
     def to_data(self) -> dict[str, Any]:
         return {
             "type": self.type,
             "reason": self.reason,
             "object": self.object,
+            "component": self.component,
             "message": self.message,
             "count": self.count,
             "firstTimestamp": self.firstTimestamp,
@@ -100,18 +109,91 @@ def involved_object(event: Mapping[str, Any]) -> Mapping[str, Any]:
     return _get(event, "involvedObject") or _get(event, "regarding")
 
 
-def about_graph(
-    graph: Mapping[str, Any], involved: Mapping[str, Any], uids: set[str] | None
-) -> bool:
-    """The Event's object is the graph, or one of its children: by uid (``uids``, the tree's
-    objects), or with ``uids`` None by kind and the ``<graph>-`` name prefix."""
-    name = str(_get(graph, "metadata").get("name") or "")
-    kind, who = involved.get("kind"), str(involved.get("name") or "")
-    if kind == graph.get("kind", "DynamoGraphDeployment") and who == name:
-        return True
-    if uids is not None:
-        return bool(involved.get("uid")) and str(involved.get("uid")) in uids
-    return kind in CHILD_KINDS and who.startswith(f"{name}-")
+COMPONENT_LABEL = "nvidia.com/dynamo-component"
+EVENT_TYPES = ("Normal", "Warning")
+
+
+def event_types(text: str | None) -> frozenset[str] | None:
+    """kubectl events' ``--types=Warning,Normal`` (any case); ValueError in its words."""
+    if text is None:
+        return None
+    chosen = set()
+    for item in text.split(","):
+        known = [t for t in EVENT_TYPES if t.lower() == item.strip().lower()]
+        if not known:
+            raise ValueError("valid --types are Normal or Warning")
+        chosen.add(known[0])
+    return frozenset(chosen)
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """``--types`` (None: every type) and ``--for COMPONENT`` (None: the whole graph)."""
+
+    types: frozenset[str] | None = None
+    component: str | None = None
+
+    def keeps(self, type_: str, component: str | None) -> bool:
+        if self.types is not None and type_ not in self.types:
+            return False
+        return self.component is None or component == self.component
+
+
+@dataclass(frozen=True)
+class GraphNames:
+    """Which objects a graph's are, by what the operator names them; ``component_of`` says the
+    component of one (``""`` for the graph itself, None when it is not the graph's)."""
+
+    kind: str
+    name: str
+    components: tuple[str, ...]
+    uids: Mapping[str, str] = field(default_factory=dict)  # the tree's objects: uid -> component
+    _patterns: tuple[tuple[str, re.Pattern[str]], ...] = ()
+
+    @staticmethod
+    def of(graph: Mapping[str, Any], objects: Iterable[Mapping[str, Any]] = ()) -> GraphNames:
+        meta = _get(graph, "metadata")
+        name = str(meta.get("name") or "")
+        spec = [c for c in _items(_get(graph, "spec").get("components")) if c.get("name")]
+        names = [str(c["name"]) for c in spec]
+        # a component renamed or removed since: its status entry may still say its name
+        names += [str(n) for n in _get(graph, "status").get("components") or {} if n not in names]
+        pcs = pcs_name(name, [dict(c) for c in spec]) if spec else name
+        patterns = []
+        # the longest component first: "decode-b" is not "decode"'s
+        for component in sorted(set(names), key=len, reverse=True):
+            lower = re.escape(component.lower())
+            own = re.escape(child_name(name, component))
+            grove = rf"{re.escape(pcs)}-\d+-{lower}"
+            patterns.append((component, re.compile(rf"(?:{own}|{grove})(?:-.*)?")))
+        uids = {}
+        for obj in objects:
+            obj_meta = _get(obj, "metadata")
+            label = _get(obj_meta, "labels").get(COMPONENT_LABEL)
+            if obj_meta.get("uid"):
+                uids[str(obj_meta["uid"])] = str(label) if label else ""
+        uid = str(meta.get("uid") or "")
+        if uid:
+            uids[uid] = ""
+        kind = str(graph.get("kind") or "DynamoGraphDeployment")
+        return GraphNames(kind, name, tuple(names), uids, tuple(patterns))
+
+    def component_of(self, involved: Mapping[str, Any]) -> str | None:
+        kind, who = involved.get("kind"), str(involved.get("name") or "")
+        if kind == self.kind and who == self.name:
+            return ""
+        if kind not in CHILD_KINDS:
+            uid = str(involved.get("uid") or "")
+            return self.uids.get(uid) if uid else None
+        for component, pattern in self._patterns:
+            if pattern.fullmatch(who):
+                return component
+        uid = str(involved.get("uid") or "")
+        return self.uids.get(uid) if uid else None
+
+
+def _items(value: Any) -> list[Mapping[str, Any]]:
+    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
 
 
 def graph_events(
@@ -120,24 +202,26 @@ def graph_events(
     objects: Iterable[Mapping[str, Any]] | None,
     now: datetime,
     warnings: list[str] | None = None,
+    which: EventFilter | None = None,
 ) -> GraphEvents:
-    """``objects`` None: match children by name prefix (see the module docstring)."""
+    """``objects``: the tree's, when read (see the module docstring)."""
     meta = _get(graph, "metadata")
     name, namespace = str(meta.get("name") or ""), str(meta.get("namespace") or "")
-    uids = {str(meta.get("uid") or "")}
-    if objects is not None:
-        uids |= {str(_get(obj, "metadata").get("uid") or "") for obj in objects}
-    uids.discard("")
+    names = GraphNames.of(graph, objects or ())
+    keep = which or EventFilter()
     merged: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for event in events:
         involved = involved_object(event)
-        if not about_graph(graph, involved, uids if objects is not None else None):
+        component = names.component_of(involved)
+        if component is None or not keep.keeps(str(event.get("type") or ""), component or None):
             continue
         what = f"{involved.get('kind', '')}/{involved.get('name', '')}"
         message = str(event.get("message") or event.get("note") or "").replace("\n", " ")
         key = (what, str(event.get("type") or ""), str(event.get("reason") or ""), message)
         first = event.get("firstTimestamp") or event.get("eventTime")
-        entry = merged.setdefault(key, {"count": 0, "first": first, "last": _last(event)})
+        entry = merged.setdefault(
+            key, {"count": 0, "first": first, "last": _last(event), "component": component}
+        )
         entry["count"] += _count(event.get("count") or event.get("deprecatedCount"))
         if first and (not entry["first"] or str(first) < str(entry["first"])):
             entry["first"] = first
@@ -154,6 +238,7 @@ def graph_events(
             firstTimestamp=str(entry["first"]) if entry["first"] else None,
             lastTimestamp=entry["last"],
             ageSeconds=seconds_between(parse_time(entry["last"]), now),
+            component=entry["component"] or None,
         )
         for key, entry in merged.items()
     ]

@@ -2,7 +2,7 @@
 cluster's free GPUs, fetched with one LIST of nodes and one of live pods.
 
 Only when a change needs more GPUs at all; no LIST of pods when no node offers
-``nvidia.com/gpu`` (a cluster autoscaler may add GPU nodes on demand: no warning then). The
+``nvidia.com/gpu`` or a MIG profile (a cluster autoscaler may add GPU nodes on demand: no warning then). The
 check is advice: when the account may not list nodes or pods, the server does not serve them
 (404) or fails, it is skipped and the one line says why; the command itself goes on (it may
 already have written the restart: its exit code must not say otherwise).
@@ -30,10 +30,10 @@ def peak_warnings(cluster: GraphCluster, needs: Iterable[PeakNeed]) -> list[str]
         return []
     try:
         nodes = list_nodes(cluster)
-        usage = node_gpu_usage(nodes, [])
+        usage = node_gpu_usage(nodes, [], None)
         if not usage:
             return []
-        usage = node_gpu_usage(nodes, list_live_pods(cluster))
+        usage = node_gpu_usage(nodes, list_live_pods(cluster), None)
     except (ApiError, NotFoundError) as err:
         return [SKIPPED.format(error=err)]
     return [short.message() for short in shortfalls(needs, usage)]

@@ -1,7 +1,8 @@
 """``events NAME``: the Events of the graph and of every object below it.
 
 One GET, the tree's LISTs (usecases/tree.py: one per kind) to learn the children's uids, and one
-LIST of the namespace's Events: bounded, whatever the number of pods. ``--watch`` draws again on
+LIST of the namespace's Events: bounded, whatever the number of pods. Objects gone from the tree
+are still recognised by the names the operator gives them (core/graph_events.py). ``--watch`` draws again on
 every change of the graph.
 """
 
@@ -11,7 +12,8 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.graph_events import GraphEvents, graph_events
+from kubectl_dgd.core.graph_events import EventFilter, GraphEvents, graph_events
+from kubectl_dgd.errors import NotFoundError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.tree import list_children
 from kubectl_dgd.usecases.watching import follow
@@ -21,23 +23,51 @@ def namespace_events(cluster: GraphCluster, namespace: str) -> list[dict[str, An
     return cluster.list_objects("v1", "events", namespace)
 
 
-def _view(cluster: GraphCluster, graph: dict[str, Any], now: datetime) -> GraphEvents:
+def check_component(graph: dict[str, Any], which: EventFilter | None) -> None:
+    """NotFoundError naming the graph's components when ``--for`` names none of them."""
+    if which is None or which.component is None:
+        return
+    names = [str(c.get("name")) for c in (graph.get("spec") or {}).get("components") or []]
+    if which.component not in names:
+        raise NotFoundError(
+            f"graph {(graph.get('metadata') or {}).get('name')} has no component "
+            f"{which.component}; its components: {', '.join(sorted(names))}"
+        )
+
+
+def _view(
+    cluster: GraphCluster, graph: dict[str, Any], now: datetime, which: EventFilter | None
+) -> GraphEvents:
     meta = graph.get("metadata") or {}
     namespace = str(meta.get("namespace"))
     found = list_children(cluster, str(meta.get("name")), namespace)
     # Events that cannot be read fail the command (exit 4): the list would be a false "none".
     events = namespace_events(cluster, namespace)
-    return graph_events(graph, events, found.objects, now, found.warnings)
+    return graph_events(graph, events, found.objects, now, found.warnings, which)
 
 
-def live_events(cluster: GraphCluster, name: str, namespace: str, now: datetime) -> GraphEvents:
-    return _view(cluster, cluster.get_graph(name, namespace), now)
+def live_events(
+    cluster: GraphCluster,
+    name: str,
+    namespace: str,
+    now: datetime,
+    which: EventFilter | None = None,
+) -> GraphEvents:
+    graph = cluster.get_graph(name, namespace)
+    check_component(graph, which)
+    return _view(cluster, graph, now, which)
 
 
 def watch_events(
-    cluster: GraphCluster, name: str, namespace: str, clock: Clock, now: Callable[[], datetime]
+    cluster: GraphCluster,
+    name: str,
+    namespace: str,
+    clock: Clock,
+    now: Callable[[], datetime],
+    which: EventFilter | None = None,
 ) -> Iterator[GraphEvents]:
     graph = cluster.get_graph(name, namespace)
-    yield _view(cluster, graph, now())
+    check_component(graph, which)
+    yield _view(cluster, graph, now(), which)
     for changed in follow(cluster, graph, clock):
-        yield _view(cluster, changed, now())
+        yield _view(cluster, changed, now(), which)

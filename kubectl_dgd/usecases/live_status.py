@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.graph_events import about_graph, involved_object
+from kubectl_dgd.core.graph_events import EventFilter, GraphNames, involved_object
 from kubectl_dgd.core.views import EventView, GraphName, LiveStatusView, event_view
 from kubectl_dgd.errors import ApiError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
@@ -28,13 +28,14 @@ def _view(
     where: tuple[str, str],
     now: datetime,
     with_events: bool,
+    which: EventFilter | None = None,
 ) -> LiveStatusView:
     """The view of a graph just read; with ``with_events``, its Events too (one more LIST)."""
     events = None
     warnings = []
     if with_events:
         try:
-            events = graph_event_views(cluster, graph, where[1], now)
+            events = graph_event_views(cluster, graph, where[1], now, which)
         except ApiError as err:
             if err.status != 403:
                 raise
@@ -43,14 +44,22 @@ def _view(
 
 
 def graph_event_views(
-    cluster: GraphCluster, graph: dict[str, Any], namespace: str, now: datetime
+    cluster: GraphCluster,
+    graph: dict[str, Any],
+    namespace: str,
+    now: datetime,
+    which: EventFilter | None = None,
 ) -> list[EventView]:
-    """The Events of the graph and of every child and pod (one LIST of the namespace's Events;
-    children known by kind and the ``<graph>-`` prefix of their names), newest last."""
+    """The Events of the graph and of every child and pod, gone ones included (one LIST of the
+    namespace's Events; children known by kind and the names the operator gives them: see
+    core/graph_events.py), newest last."""
     found = []
+    names = GraphNames.of(graph)
+    keep = which or EventFilter()
     for event in cluster.list_objects("v1", "events", namespace):
         involved = involved_object(event)
-        if not about_graph(graph, involved, None):
+        component = names.component_of(involved)
+        if component is None or not keep.keeps(str(event.get("type") or ""), component or None):
             continue
         kind = str(involved.get("kind") or "")
         child = None if kind == graph.get("kind", "DynamoGraphDeployment") else kind
@@ -60,10 +69,15 @@ def graph_event_views(
 
 
 def live_status(
-    cluster: GraphCluster, name: str, namespace: str, now: datetime, with_events: bool = False
+    cluster: GraphCluster,
+    name: str,
+    namespace: str,
+    now: datetime,
+    with_events: bool = False,
+    which: EventFilter | None = None,
 ) -> LiveStatusView:
     graph = cluster.get_graph(name, namespace)
-    return _view(cluster, graph, (name, namespace), now, with_events)
+    return _view(cluster, graph, (name, namespace), now, with_events, which)
 
 
 def watch_status(
@@ -73,9 +87,10 @@ def watch_status(
     clock: Clock,
     now: Callable[[], datetime],
     with_events: bool = False,
+    which: EventFilter | None = None,
 ) -> Iterator[LiveStatusView]:
     """The view now, then a new one for each new version from a watch stream, until interrupted."""
     graph = cluster.get_graph(name, namespace)
-    yield _view(cluster, graph, (name, namespace), now(), with_events)
+    yield _view(cluster, graph, (name, namespace), now(), with_events, which)
     for changed in follow(cluster, graph, clock):
-        yield _view(cluster, changed, (name, namespace), now(), with_events)
+        yield _view(cluster, changed, (name, namespace), now(), with_events, which)

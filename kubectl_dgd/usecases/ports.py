@@ -86,9 +86,11 @@ class GraphCluster(Protocol):
         previous: bool = False,
         tail: int | None = None,
         since_seconds: int | None = None,
+        timestamps: bool = False,
     ) -> Iterator[str]:
         """The lines (without their newline) of one container's log (``pods/log``); with
-        ``follow``, as they come, until the container or the pod ends."""
+        ``follow``, as they come, until the container or the pod ends; with ``timestamps``
+        each starts with the kubelet's RFC 3339 time and a space."""
         ...
 
     def served_versions(self, group: str, plural: str) -> list[str] | None:

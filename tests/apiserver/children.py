@@ -118,15 +118,26 @@ def nodes_per_replica(component: Obj) -> int:
     return int(multinode.get("nodeCount", 2))
 
 
-def pod_gpus(spec: Obj) -> int:
+def pod_gpus(spec: Obj, resource: str = GPU) -> int:
     total = 0
     for container in spec.get("containers") or []:
         resources = container.get("resources") or {}
-        value = (resources.get("limits") or {}).get(GPU) or (resources.get("requests") or {}).get(
-            GPU
-        )
+        value = (resources.get("limits") or {}).get(resource) or (
+            resources.get("requests") or {}
+        ).get(resource)
         total += int(value or 0)
     return total
+
+
+def gpu_resource(spec: Obj) -> str:
+    """The pod's MIG profile (an extended resource of its own, as the GPU operator's mixed
+    strategy exposes them) when it asks for one, else nvidia.com/gpu."""
+    for container in spec.get("containers") or []:
+        resources = container.get("resources") or {}
+        for key in sorted({**(resources.get("requests") or {}), **(resources.get("limits") or {})}):
+            if key.startswith("nvidia.com/mig-"):
+                return str(key)
+    return GPU
 
 
 class Children:
@@ -451,8 +462,9 @@ class Children:
         claim = self._unbound_claim(pod)
         if claim:
             return f"0/{total} nodes are available: {claim}.", []
-        wanted = pod_gpus(spec)
-        free = self.free_gpus()
+        resource = gpu_resource(spec)
+        wanted = pod_gpus(spec, resource)
+        free = self.free_gpus(resource)
         selector = spec.get("nodeSelector") or {}
         tolerated = {t.get("key") for t in spec.get("tolerations") or []}
         reasons: dict[str, int] = {}
@@ -470,7 +482,7 @@ class Children:
                 taint = taints[0]
                 why = f"node(s) had untolerated taint {{{taint['key']}: {taint.get('value', '')}}}"
             elif free.get(node["metadata"]["name"], 0) < wanted:
-                why = f"Insufficient {GPU}"
+                why = f"Insufficient {resource}"
             else:
                 fits.append(str(node["metadata"]["name"]))
                 continue
@@ -589,19 +601,19 @@ class Children:
         )
         return sum(_ready(pod) for pod in pods)
 
-    def free_gpus(self) -> dict[str, int]:
+    def free_gpus(self, resource: str = GPU) -> dict[str, int]:
         nodes, _ = self.store.list(NODES, None)
         pods, _ = self.store.list(PODS, None)
         free = {
             n["metadata"]["name"]: int(
-                ((n.get("status") or {}).get("allocatable") or {}).get(GPU, 0)
+                ((n.get("status") or {}).get("allocatable") or {}).get(resource, 0)
             )
             for n in nodes
         }
         for pod in pods:
             node = (pod.get("spec") or {}).get("nodeName")
             if node in free:
-                free[node] -= pod_gpus(pod["spec"])
+                free[node] -= pod_gpus(pod["spec"], resource)
         return free
 
     def event(self, obj: Obj, type_: str, reason: str, message: str, source: str) -> None:

@@ -2,7 +2,8 @@
 
 Emulated as the kubelet answers through the API server: ``container`` (required when the pod has
 more than one container; 400 naming the choices otherwise), ``previous`` (400 when no earlier
-instance terminated), ``tailLines``, ``sinceSeconds`` (against each line's time), ``follow``
+instance terminated), ``tailLines``, ``sinceSeconds`` (against each line's time), ``timestamps`` (each line after its
+time in the kubelet's fixed nine-digit RFC 3339 form), ``follow``
 (a chunked stream of new lines, ending when the pod is deleted or the server stops).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from tests.apiserver import errors
@@ -47,8 +48,12 @@ class PodLogs:
             self._cond.notify_all()
 
     def _container(self, pod: Obj, wanted: str) -> str:
-        names = [c.get("name", "") for c in (pod.get("spec") or {}).get("containers") or []]
+        spec = pod.get("spec") or {}
+        names = [c.get("name", "") for c in spec.get("containers") or []]
+        inits = [c.get("name", "") for c in spec.get("initContainers") or []]
         name = pod["metadata"]["name"]
+        if wanted in inits:
+            return wanted
         if not wanted:
             if len(names) == 1:
                 return str(names[0])
@@ -80,13 +85,14 @@ class PodLogs:
         tail = query.get("tailLines", [""])[0]
         if tail:
             lines = lines[len(lines) - min(int(tail), len(lines)) :]
-        return self._follow(key, lines, follow)
+        stamped = query.get("timestamps", [""])[0].lower() in ("true", "1")
+        return self._follow(key, lines, follow, stamped)
 
     def _follow(
-        self, key: LogKey, first: list[tuple[datetime, str]], follow: bool
+        self, key: LogKey, first: list[tuple[datetime, str]], follow: bool, stamped: bool
     ) -> Iterator[str]:
-        for _, line in first:
-            yield line + "\n"
+        for moment, line in first:
+            yield _line(moment, line, stamped)
         if not follow:
             return
         with self._cond:
@@ -97,8 +103,8 @@ class PodLogs:
                 new = self._lines.get(key, [])[seen:]
                 seen += len(new)
                 gone = self._gone(key)
-            for _, line in new:
-                yield line + "\n"
+            for moment, line in new:
+                yield _line(moment, line, stamped)
             if gone and not new:
                 return
 
@@ -113,3 +119,11 @@ class PodLogs:
         except errors.ApiError:
             return True
         return False
+
+
+def _line(moment: datetime, line: str, stamped: bool) -> str:
+    """The kubelet's form: ``2026-12-01T23:00:00.000000000Z message`` with ``timestamps``."""
+    if not stamped:
+        return line + "\n"
+    utc = moment.astimezone(UTC)
+    return f"{utc.strftime('%Y-%m-%dT%H:%M:%S')}.{utc.microsecond:06d}000Z {line}\n"

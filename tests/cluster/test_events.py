@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -131,3 +132,48 @@ def test_forbidden_events_list_is_an_error_not_an_empty_list(apiserver: ApiServe
     assert result.returncode == 4
     assert "No events found" not in result.stdout
     assert result.stderr.startswith("error: forbidden (403): not allowed to list events")
+
+
+def _replaced_crashing_pod(apiserver: ApiServer) -> str:
+    """prefill crash-loops (the kubelet's BackOff Events), then its pod is deleted and the
+    ReplicaSet makes another (same name, new uid): the old pod is in no tree any more."""
+    sim = _cluster(apiserver)
+    sim.children.faults["prefill"] = "CrashLoopBackOff"
+    sim.settle()
+    (pod,) = [
+        p
+        for p in apiserver.store.list(PODS, "dynamo")[0]
+        if p["metadata"]["name"].startswith("my-graph-prefill")
+    ]
+    apiserver.store.delete(PODS, "dynamo", pod["metadata"]["name"])
+    sim.children.faults.pop("prefill")
+    sim.settle()
+    again = apiserver.store.get(PODS, "dynamo", pod["metadata"]["name"])
+    assert again["metadata"]["uid"] != pod["metadata"]["uid"]
+    return str(pod["metadata"]["name"])
+
+
+def test_a_replaced_pods_events_stay_and_types_and_for_narrow_them(apiserver: ApiServer) -> None:
+    pod = _replaced_crashing_pod(apiserver)
+    warnings = dgd(apiserver, "events", "my-graph", "--types=Warning", env={"COLUMNS": "200"})
+    assert warnings.returncode == 0, warnings.stderr
+    assert_golden("events/replaced_pod_warnings_200.txt", warnings.stdout)
+    assert f"Pod/{pod}" in warnings.stdout and "BackOff" in warnings.stdout
+    assert " Normal " not in warnings.stdout
+    rows = json.loads(dgd(apiserver, "events", "my-graph", "--for", "decode", "-o", "json").stdout)
+    assert rows["events"] and {r["component"] for r in rows["events"]} == {"decode"}
+    status = dgd(apiserver, "status", "my-graph", "--types", "warning", env={"COLUMNS": "200"})
+    assert status.returncode == 0, status.stderr
+    assert "BackOff" in status.stdout and "Scheduled" not in status.stdout
+    typo = dgd(apiserver, "events", "my-graph", "--for", "decod")
+    assert typo.returncode == 3
+    assert "its components: Frontend, decode, prefill" in typo.stderr
+
+
+def test_readme_shows_a_replaced_pods_events_as_recorded() -> None:
+    root = Path(__file__).resolve().parents[2]
+    golden = (root / "tests" / "golden" / "events" / "replaced_pod_warnings_200.txt").read_text()
+    assert (
+        f"$ kubectl dgd events my-graph --types=Warning\n{golden}```"
+        in (root / "README.md").read_text()
+    )

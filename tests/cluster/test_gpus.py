@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -187,7 +188,66 @@ def test_what_nodes_and_pods_say_is_shown_never_obeyed(apiserver: ApiServer) -> 
     apiserver.seed(graph())
     OperatorSim(apiserver.store, children=True).settle()
     for args in (("gpus",), ("gpus", "-o", "wide", "-A")):
-        result = dgd(apiserver, *args)
+        # wide enough that PRODUCT is not the column that gives way to USED BY
+        result = dgd(apiserver, *args, env={"COLUMNS": "250"})
         assert result.returncode == 0, result.stderr
         assert not RAW.search(result.stdout), args
         assert "\\x1b" in result.stdout, args
+
+
+def _mig_cluster(apiserver: ApiServer) -> None:
+    """gpu-a with 8 H100s (80 GB each, as GPU feature discovery labels them) and mig-a, an A100
+    partitioned into MIG slices in the GPU operator's mixed strategy (nvidia.com/gpu 0); my-graph
+    on gpu-a and a worker asking for 3g.40gb slices on mig-a, one of whose pods does not fit."""
+    apiserver.store.clock = lambda: CHILDREN_CREATED
+    whole = gpu_node("gpu-a", 8)
+    whole["metadata"]["labels"]["nvidia.com/gpu.memory"] = "81559"
+    apiserver.seed(whole)
+    mig = gpu_node("mig-a", 0, product="NVIDIA-A100-SXM4-80GB")
+    mig["metadata"]["labels"].update(
+        {"nvidia.com/mig-1g.10gb.memory": "9856", "nvidia.com/mig-3g.40gb.memory": "40192"}
+    )
+    for status in ("capacity", "allocatable"):
+        mig["status"][status].update({"nvidia.com/mig-1g.10gb": "4", "nvidia.com/mig-3g.40gb": "1"})
+    apiserver.seed(mig)
+    apiserver.seed(graph())
+    sliced = component("worker", "worker", replicas=2)
+    sliced["podTemplate"]["spec"]["containers"][0]["resources"] = {
+        "limits": {"nvidia.com/mig-3g.40gb": "1"}
+    }
+    apiserver.seed(graph("sliced", components=[sliced]))
+    OperatorSim(apiserver.store, children=True).settle()
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_gpus_lists_mig_slices_per_profile_with_memory(apiserver: ApiServer, columns: str) -> None:
+    _mig_cluster(apiserver)
+    result = dgd(apiserver, "gpus", env={"COLUMNS": columns})
+    assert result.returncode == 0, result.stderr
+    assert all(len(line) <= int(columns) for line in result.stdout.splitlines())
+    assert_golden(f"gpus/mig_{columns}.txt", result.stdout)
+    assert "sliced (1)" in result.stdout  # USED BY whole, even at 80 columns
+    data = json.loads(dgd(apiserver, "gpus", "-o", "json").stdout)
+    rows = {(n["name"], n["resource"]): n for n in data["nodes"]}
+    assert sorted(rows) == [
+        ("gpu-a", "nvidia.com/gpu"),
+        ("mig-a", "nvidia.com/mig-1g.10gb"),
+        ("mig-a", "nvidia.com/mig-3g.40gb"),
+    ]
+    assert rows[("mig-a", "nvidia.com/mig-3g.40gb")]["requested"] == 1
+    assert rows[("gpu-a", "nvidia.com/gpu")]["requested"] == 4  # MIG pods are not whole GPUs
+    assert data["total"]["allocatable"] == 8
+    assert data["mig"]["3g.40gb"] == {
+        "nodes": 1,
+        "allocatable": 1,
+        "requested": 1,
+        "free": 0,
+        "mostFreeOnOneNode": 0,
+    }
+    assert [(w["name"], w["pods"]) for w in data["waiting"]] == [("sliced", 1)]
+
+
+def test_readme_shows_the_mig_cluster_as_recorded() -> None:
+    root = Path(__file__).resolve().parents[2]
+    golden = (root / "tests" / "golden" / "gpus" / "mig_200.txt").read_text()
+    assert f"$ kubectl dgd gpus\n{golden}```" in (root / "README.md").read_text()

@@ -10,10 +10,14 @@ from typing import Any
 from kubectl_dgd.core.graph import items, mapping, read_graph
 from kubectl_dgd.core.node_gpus import (
     GPU_RESOURCE,
+    MIG_PREFIX,
     PRODUCT_LABEL,
     NodeGpus,
+    is_mig,
     node_gpu_usage,
     pod_gpu_request,
+    pod_gpu_resource,
+    pod_request,
 )
 from kubectl_dgd.core.phase import Phase, graph_phase
 from kubectl_dgd.core.why.pods import (
@@ -69,7 +73,7 @@ class _Diagnosis:
         self.usage: list[NodeGpus] | None = None
         self.gpu_tails: dict[tuple[str, str, str], tuple[str, list[str], str]] = {}
         if inputs.nodes is not None:
-            self.usage = node_gpu_usage(inputs.nodes, inputs.node_pods or self.pods)
+            self.usage = node_gpu_usage(inputs.nodes, inputs.node_pods or self.pods, None)
         # pod -> the messages of its Warning Events, newest last
         self.warnings: dict[str, list[str]] = {}
         for event in sorted(inputs.events or [], key=_event_time):
@@ -122,7 +126,7 @@ class _Diagnosis:
             self.missing(kind, missing.group(2), component, obj, "the scheduler")
         elif "unbound immediate PersistentVolumeClaims" in message:
             self.pvc_pending(pod, component, obj, message)
-        elif f"Insufficient {GPU_RESOURCE}" in message:
+        elif _INSUFFICIENT_GPU.search(message):
             self.insufficient_gpu(pod, component, obj, message)
         else:
             self.unschedulable(pod, component, obj, message)
@@ -131,21 +135,32 @@ class _Diagnosis:
         self, pod: Mapping[str, Any], component: str, obj: str, scheduler: str
     ) -> None:
         spec = mapping(pod.get("spec"))
-        need = pod_gpu_request(pod)
+        resource = pod_gpu_resource(pod)
+        need = pod_request(pod, resource) if resource != GPU_RESOURCE else pod_gpu_request(pod)
         product = str(mapping(spec.get("nodeSelector")).get(PRODUCT_LABEL) or "")
-        key = (component, INSUFFICIENT_GPU, str(need))
+        key = (component, INSUFFICIENT_GPU, str(need) if resource == GPU_RESOURCE else resource)
         if key not in self.findings:
-            tail, details, action = self.gpu_words(component, need, product)
+            tail, details, action = self.gpu_words(component, need, product, resource)
             if "," in scheduler.split(":", 1)[-1]:  # other nodes were ruled out for other causes
                 details = [f"The scheduler: {scheduler}", *details]
             self.gpu_tails[key] = (tail, details, action)
         tail, details, action = self.gpu_tails[key]
-        found = self.add(str(need), component, INSUFFICIENT_GPU, "", obj, action, details)
+        found = self.add(key[2], component, INSUFFICIENT_GPU, "", obj, action, details)
         count = sum(o.startswith("Pod/") for o in found.objects)
         found.message = ("1 pod needs " if count == 1 else f"{count} pods need ") + tail
 
-    def gpu_words(self, component: str, need: int, product: str) -> tuple[str, list[str], str]:
-        """The GPU finding's message (after "N pods need"), node lines and action."""
+    def gpu_words(
+        self, component: str, need: int, product: str, resource: str = GPU_RESOURCE
+    ) -> tuple[str, list[str], str]:
+        """The GPU finding's message (after "N pods need"), node lines and action; a MIG
+        profile's figures are its slices on the nodes that offer it."""
+        mig = resource.removeprefix(MIG_PREFIX) if is_mig(resource) else None
+
+        def _gpus(count: int) -> str:
+            if mig:
+                return f"MIG {mig} slice" + ("" if count == 1 else "s")
+            return _whole_gpus(count)
+
         where = f"one {product} node" if product else "one node"
         message = f"{need} {_gpus(need)} on {where}"
         if self.usage is None:
@@ -154,7 +169,11 @@ class _Diagnosis:
                 [],
                 f"Free {need} {_gpus(need)} on {where}, or give {component} fewer GPUs per pod.",
             )
-        nodes = [n for n in self.usage if n.allocatable and (not product or n.product == product)]
+        nodes = [
+            n
+            for n in self.usage
+            if n.resource == resource and n.allocatable and (not product or n.product == product)
+        ]
         usable = [n for n in nodes if n.schedulable]
         most = max((n.free for n in usable), default=0)
         biggest = max((n.allocatable for n in usable), default=0)
@@ -164,7 +183,9 @@ class _Diagnosis:
         if biggest < need:
             message += f" No node has {need} {_gpus(need)} at all (the largest has {biggest})."
             action = (
-                f"Add a node with at least {need} GPUs, or give {component} fewer GPUs per pod."
+                f"Add a node with at least {need} {_gpus(need)}, or give {component} fewer per pod."
+                if mig
+                else f"Add a node with at least {need} GPUs, or give {component} fewer GPUs per pod."
             )
         elif most >= need:
             action = (
@@ -179,7 +200,11 @@ class _Diagnosis:
                 "GPUs per pod."
             )
         details = _per_product(nodes)
-        details.append("GPUs per node (free of allocatable):")
+        details.append(
+            f"MIG {mig} slices per node (free of allocatable):"
+            if mig
+            else "GPUs per node (free of allocatable):"
+        )
         ranked = sorted(nodes, key=lambda n: (-n.free, n.name))
         for node in ranked[:MAX_NODES_SHOWN]:
             note = "" if node.schedulable else ", not schedulable"
@@ -189,7 +214,7 @@ class _Diagnosis:
             details.append(f"  … and {len(ranked) - MAX_NODES_SHOWN} more GPU nodes")
         if not nodes:
             details = [
-                f"No node offers {GPU_RESOURCE}"
+                f"No node offers {resource}"
                 + (f" with {PRODUCT_LABEL}={product}." if product else ".")
             ]
         return message, details, action
@@ -622,8 +647,12 @@ def _scheduler_key(message: str) -> str:
     return re.sub(r"\d+", "N", message)
 
 
-def _gpus(count: int) -> str:
+def _whole_gpus(count: int) -> str:
     return "GPU" if count == 1 else "GPUs"
+
+
+# The scheduler's words for a GPU resource short on every node: whole GPUs or one MIG profile.
+_INSUFFICIENT_GPU = re.compile(r"Insufficient nvidia\.com/(?:gpu|mig-[\w.-]*\w)")
 
 
 def _restarts(count: int) -> str:
