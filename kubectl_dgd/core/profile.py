@@ -19,7 +19,8 @@ Provider = Literal["grove", "component"]
 SUPPORTED_VERSIONS: tuple[str, ...] = ("1.3", "1.4", "1.5", "1.6")
 NEWEST_VERSION = SUPPORTED_VERSIONS[-1]
 
-_RELEASE = LazyPattern(r"^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$")
+# ASCII digits only: int() reads any Unicode digit, so "1\u0661.4" would have been release 11.4.
+_RELEASE = LazyPattern(r"^v?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?(?:[-+].*)?$")
 
 
 def version_key(version: str) -> tuple[int, int]:

@@ -105,6 +105,18 @@ VIOLATIONS = [
         id="output-imports-deepdiff",
     ),
     pytest.param(
+        "kubectl_dgd.argocd.settings",
+        "import pydantic",
+        "design-card-dev-only",
+        id="argocd-settings-imports-pydantic",
+    ),
+    pytest.param(
+        "kubectl_dgd.core.runtime_version",
+        "import semver",
+        "design-card-dev-only",
+        id="runtime-version-imports-semver",
+    ),
+    pytest.param(
         "kubectl_dgd.argocd.preview",
         "import kubectl_dgd.adapters.cluster",
         "argocd-no-cluster",

@@ -1,8 +1,8 @@
 """The offline paths never load the heavy packages: ``kubernetes`` (~300 ms to import),
-``deepdiff`` (~200 ms), ``pydantic``, or ``urllib3`` (the client's transport, ~50 ms). Each
-command runs to completion in a fresh interpreter over this checkout, and the modules loaded by
-then are read from ``sys.modules``; lazy imports inside functions count, which ``--help`` alone
-would never reach. What a live command loads of ``kubernetes``: tests/cluster/test_kubeclient.py."""
+``deepdiff`` (~200 ms), ``pydantic`` and ``semver`` (dev tools only: README "Dependencies"), or
+``urllib3`` (the client's transport, ~50 ms). Each command runs to completion in a fresh
+interpreter over this checkout, and the modules loaded by then are read from ``sys.modules``;
+lazy imports inside functions count, which ``--help`` alone would never reach. What a live command loads of ``kubernetes``: tests/cluster/test_kubeclient.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "manifests" / "examples"
-HEAVY = ("kubernetes", "deepdiff", "pydantic", "urllib3")
+HEAVY = ("kubernetes", "deepdiff", "pydantic", "semver", "urllib3")
 
 # Runs one entry point's main() with argv, then writes what it loaded and where from.
 PROBE = """
