@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 import click
@@ -13,13 +11,11 @@ from kubectl_dgd.cli import completers
 from kubectl_dgd.cli.deps import current_deps, handle_errors
 from kubectl_dgd.cli.flags import cluster_options
 from kubectl_dgd.errors import UsageError
-from kubectl_dgd.output.style import Color
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
     from kubectl_dgd.usecases.logs import PodFilter
 
-_COLOURS: tuple[Color, ...] = ("cyan", "green", "yellow", "bold")
 _UNITS = {"s": 1, "m": 60, "h": 3600}
 MAX_LOG_REQUESTS = 5  # kubectl logs' default --max-log-requests
 
@@ -107,6 +103,7 @@ def logs(
     if all_containers and container:
         raise UsageError("--all-containers=true should not be specified with --container")
     deps = current_deps()
+    from kubectl_dgd.output.log_lines import LinePrinter
     from kubectl_dgd.usecases.logs import (
         LogRequest,
         PodFilter,
@@ -117,9 +114,14 @@ def logs(
     )
 
     which = PodFilter(component, component_type, _pattern(pod_regex))
-    as_json = output == "json"
+    printer = LinePrinter(output, deps.style(), all_containers)
     request = LogRequest(
-        container, previous, tail, since_seconds(since), timestamps or as_json, all_containers
+        container,
+        previous,
+        tail,
+        since_seconds(since),
+        timestamps or printer.needs_timestamps,
+        all_containers,
     )
     cluster = deps.cluster()
     namespace = cluster.namespace
@@ -141,18 +143,8 @@ def logs(
             deps.warn(f"no pods{_which(which)} of graph {name} in namespace {namespace}")
         lines = read_logs(cluster, pods, namespace, request)
     out = deps.stdout
-    style = deps.style()
-    colours: dict[str, Color] = {}
     for line in lines:
-        if as_json:
-            out.write(json.dumps(asdict(line)) + "\n")
-        else:
-            colour = colours.setdefault(line.pod, _COLOURS[len(colours) % len(_COLOURS)])
-            prefix = style(line.pod, colour)
-            if all_containers:
-                prefix += " " + style(line.container, "dim")
-            stamp = f"{line.timestamp} " if line.timestamp else ""
-            out.write(f"{prefix} {stamp}{line.message}\n")
+        out.write(printer(line))
         out.flush()
 
 
