@@ -7,6 +7,7 @@ import re
 
 from kubectl_dgd.core.lazyre import LazyPattern
 
+_BRACKETED_KEY = re.compile(r"\[((?![0-9]+\])[^\]]*)\]")  # [key], not [3]
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _CONTROL = LazyPattern(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # compiled when a key has one
 
@@ -34,6 +35,14 @@ def child(path: str, key: str) -> str:
     if plain:
         return f"{path}.{key}" if path else key
     return f"{path}[{_escape(key)}]"
+
+
+def schema_form(path: str) -> str:
+    """``path`` as the API server's schema validator writes it: a bracketed map key joined with
+    a dot instead (``limits[nvidia.com/gpu]`` -> ``limits.nvidia.com/gpu``); list indexes stay."""
+    if "[" not in path:
+        return path
+    return _BRACKETED_KEY.sub(lambda m: "." + m.group(1), path)
 
 
 def index(path: str, i: int) -> str:

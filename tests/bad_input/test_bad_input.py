@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from kubectl_dgd.adapters.yamlload import load_file
+from kubectl_dgd.core.paths import schema_form
 from tests.bad_input.corpus import (
     GRAPH_HEAD,
     SECRET_VALUE,
@@ -195,7 +196,12 @@ def wrong_types(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[An
 
 
 def _is_at_or_below(finding_path: str, path: str) -> bool:
-    return finding_path == path or finding_path.startswith((path + ".", path + "["))
+    """Our bracketed path, or the API server's form of it (schema errors join map keys with a
+    dot: core.paths.schema_form)."""
+    return any(
+        finding_path == p or finding_path.startswith((p + ".", p + "["))
+        for p in (path, schema_form(path))
+    )
 
 
 def test_every_wrong_type_variant_is_invalid_at_the_replaced_path(

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.lazyre import LazyPattern
-from kubectl_dgd.core.paths import child, index
+from kubectl_dgd.core.paths import child, index, schema_form
 from kubectl_dgd.core.validate.derived import WALKS
 from kubectl_dgd.core.validate.fielderr import go_float, go_value
 
@@ -178,6 +178,7 @@ class _Node:
 
     __slots__ = (
         "additional",
+        "any_of_first",
         "default",
         "embedded",
         "enum",
@@ -211,6 +212,15 @@ class _Node:
         self.type: str | None = t if isinstance(t, str) else None
         self.nullable = s.get("nullable") is True
         self.int_or_string = s.get("x-kubernetes-int-or-string") is True
+        # The type of anyOf's first branch: the server also reports that branch's error when
+        # no branch holds (int-or-string: anyOf [integer, string])
+        any_of = s.get("anyOf")
+        first = any_of[0] if isinstance(any_of, list) and any_of else None
+        self.any_of_first: str | None = (
+            first.get("type")
+            if isinstance(first, dict) and isinstance(first.get("type"), str)
+            else None
+        )
         self.preserve = s.get("x-kubernetes-preserve-unknown-fields") is True
         self.embedded = s.get("x-kubernetes-embedded-resource") is True
         enum = s.get("enum")
@@ -404,10 +414,10 @@ class _Checker:
         self.unknown_severity: Any = "error" if strict else "warning"
 
     def err(self, path: str, message: str, code: str) -> None:
-        self.out.append(Finding("error", "schema", path, one_line(message), code))
+        self.out.append(_schema_finding(path, message, code))
 
     def late_err(self, path: str, message: str, code: str) -> None:
-        self.late.append(Finding("error", "schema", path, one_line(message), code))
+        self.late.append(_schema_finding(path, message, code))
 
     def value(self, v: Any, schema: dict[str, Any], path: str, root: bool = False) -> None:
         n = _node(schema)
@@ -490,6 +500,19 @@ class _Checker:
             f'Invalid value: "{actual}": {path} in body must be of type {want}: "{actual}"',
             "schema-type",
         )
+        if n.int_or_string and n.any_of_first is not None:
+            # then anyOf's own verdict (no field of its own) and its first branch's error
+            self.err(
+                "",
+                f'Invalid value: "": "{schema_form(path)}" must validate at least one schema (anyOf)',
+                "schema-any-of",
+            )
+            self.err(
+                path,
+                f'Invalid value: "{actual}": {path} in body must be of type '
+                f'{n.any_of_first}: "{actual}"',
+                "schema-type",
+            )
         return False
 
     def enum(self, v: Any, n: _Node, path: str) -> None:
@@ -808,3 +831,15 @@ def _default(v: Any, schema: dict[str, Any], root: bool = False) -> None:
         if isinstance(items, dict) and _defaults_below(items):
             for item in v:
                 _default(item, items)
+
+
+def _schema_finding(path: str, message: str, code: str) -> Finding:
+    """A schema error as the API server words it: kube-openapi joins a map key to its path
+    with a dot whatever the key (``limits.nvidia.com/gpu``), where our paths bracket keys that
+    are not identifiers; the line still comes from our form of the path (``where``)."""
+    shown = schema_form(path)
+    if shown == path:
+        return Finding("error", "schema", path, one_line(message), code)
+    return Finding(
+        "error", "schema", shown, one_line(message.replace(path, shown)), code, where=path
+    )
