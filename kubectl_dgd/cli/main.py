@@ -94,6 +94,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "nvidia.com/gpu.product), allocatable, requested and free GPUs, and the graphs whose "
         "pods hold them, then the totals and the pods that want GPUs but have no node yet.",
     ),
+    "upgrade-check": (
+        "kubectl_dgd.cli.upgrade_check:upgrade_check",
+        "Say what upgrading the Dynamo operator to a release does to each graph.",
+    ),
+    "doctor": (
+        "kubectl_dgd.cli.doctor:doctor",
+        "Check that the cluster is ready for Dynamo graphs, as Dynamo's pre-deployment check does.",
+    ),
     "completion": (
         "kubectl_dgd.cli.completion:completion",
         "Print the completion script of SHELL, for running kubectl-dgd directly.",
