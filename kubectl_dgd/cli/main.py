@@ -94,6 +94,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "nvidia.com/gpu.product), allocatable, requested and free GPUs, and the graphs whose "
         "pods hold them, then the totals and the pods that want GPUs but have no node yet.",
     ),
+    "history": (
+        "kubectl_dgd.cli.history:history",
+        "List a graph's previous specs, from what the cluster keeps, oldest first.",
+    ),
+    "undo": (
+        "kubectl_dgd.cli.undo:undo",
+        "Write a previous spec of the graph back, as kubectl rollout undo does for a Deployment.",
+    ),
+    "abort": (
+        "kubectl_dgd.cli.abort:abort",
+        "Stop a managed rolling update by writing the previous worker templates back.",
+    ),
     "upgrade-check": (
         "kubectl_dgd.cli.upgrade_check:upgrade_check",
         "Say what upgrading the Dynamo operator to a release does to each graph.",
