@@ -114,6 +114,11 @@ def changed_paths(old: Any, new: Any, path: str = "spec") -> list[str]:
             if isinstance(c, dict):
                 found += changed_paths(before.get(c.get("name")), c, f"{path}[{i}]")
         return found
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new) and old != new:
+        found = []
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            found += changed_paths(a, b, f"{path}[{i}]")
+        return found
     return [] if old == new else [path]
 
 
@@ -314,13 +319,14 @@ def operator_effect(history: History, written_hash: str | None, action: str) -> 
             f"update, deletes the new generation's worker DCDs (hash {live}) and keeps the old "
             "ones, which kept serving"
         )
-    if written_hash is None or written_hash == recorded:
+    baseline = recorded or live  # without a recorded hash, the live spec's
+    if written_hash is None or written_hash == baseline:
         return (
             "the worker hash is the recorded one: no rolling update; non-worker components "
             "update their Deployments in place"
         )
     return (
-        f"the worker hash becomes {written_hash} (recorded {recorded}): the operator starts a "
+        f"the worker hash becomes {written_hash} (was {baseline}): the operator starts a "
         "managed rolling update of every worker component; non-worker components update their "
         "Deployments in place"
     )

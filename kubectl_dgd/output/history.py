@@ -14,7 +14,7 @@ COLUMNS = [
     Column("REVISION", align="right"),
     Column("SOURCE", cut="end"),
     Column("WORKER HASH"),
-    Column("DIFFERS FROM LIVE IN", cut="below"),
+    Column("DIFFERS FROM LIVE IN", cut="end"),
 ]
 
 

@@ -76,7 +76,7 @@ def test_history_shows_the_old_generation_rebuilt_from_its_dcds(rolling: RealNam
     assert old["source"].startswith("old generation (DCDs of worker hash")
     assert old["exact"] is True and old["workerHash"] == recorded
     assert live["live"] is True and live["workerHash"] != recorded
-    assert old["changes"] == ["spec.components[1].podTemplate.spec.containers"]
+    assert old["changes"] == ["spec.components[1].podTemplate.spec.containers[0].args"]
     text = rolling.kdgd("history", "stuck-rollout", env={"COLUMNS": "200"}, who="dev")
     assert "a managed rolling update runs" in text.stdout
 
