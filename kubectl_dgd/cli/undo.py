@@ -63,7 +63,7 @@ def write_back(
 
 
 @click.command()
-@click.argument("name", shell_complete=completers.graph_names)
+@click.argument("name", required=False, shell_complete=completers.graph_names)
 @click.option(
     "--to-revision",
     "to_revision",
@@ -76,13 +76,22 @@ def write_back(
     is_flag=True,
     help="Write even when Argo CD syncs the graph with selfHeal (it will revert it).",
 )
+@click.option(
+    "-f",
+    "--filename",
+    "filename",
+    default=None,
+    help="The GitOps form: write the previous spec into this file (comments kept), not the cluster.",
+    shell_complete=completers.manifest_paths,
+)
 @output_option(["text", "json", "yaml"], "text")
 @handle_errors
 @cluster_options()
 def undo(
-    name: str,
+    name: str | None,
     to_revision: int | None,
     force: bool,
+    filename: str | None,
     output: str,
     conn: ConnectionSettings | None = None,
 ) -> None:
@@ -91,15 +100,60 @@ def undo(
     The revisions are those of `history`. The patch carries the resourceVersion read, so a
     write in between is a conflict (exit 4, nothing written). A graph Argo CD tracks with
     selfHeal is refused (exit 1) unless --force: Argo CD would put the Git spec back at once;
-    change Git instead. If the restored spec changes the worker hash the operator starts a
-    managed rolling update of every worker component. Exit 0 when written, 1 when refused or
-    there is no previous revision, 3 when NAME is not found, 4 for an API error.
+    change Git instead: -f FILE sets the fields where the previous spec differs from the live
+    one in the file's graph (read from the cluster by the file's name and namespace), under
+    the file's edit lock, comments kept, the cluster untouched. If the restored spec changes
+    the worker hash the operator starts a managed rolling update of every worker component.
+    Exit 0 when written, 1 when refused or there is no previous revision, 2 for a bad file,
+    3 when the graph is not found, 4 for an API error.
 
     \b
     Examples:
       kubectl dgd undo my-graph -n dynamo
       kubectl dgd undo my-graph --to-revision 1
       kubectl dgd undo my-graph --force    # Argo CD will revert it if it self-heals
+      kubectl dgd undo -f graphs/my-graph.yaml && git commit -am "undo my-graph"
     """
+    from kubectl_dgd.errors import UsageError
+
+    deps = current_deps()
+    if filename is not None:
+        undo_in_file(deps, filename, name, to_revision, output, conn)
+        return
+    if name is None:
+        raise UsageError("give NAME, or -f FILE for the GitOps form")
     del conn
-    write_back(current_deps(), name, "undo", to_revision, force, output)
+    write_back(deps, name, "undo", to_revision, force, output)
+
+
+def undo_in_file(
+    deps: Deps,
+    path: str,
+    name: str | None,
+    number: int | None,
+    output: str,
+    conn: ConnectionSettings | None,
+) -> None:
+    from kubectl_dgd.errors import UsageError
+    from kubectl_dgd.usecases import history as uc
+    from kubectl_dgd.usecases.undo_file import graph_name, undo_file
+
+    graph, namespace = graph_name(path, name)
+    if namespace and conn is not None and conn.namespace and conn.namespace != namespace:
+        raise UsageError(f"the file's graph is in namespace {namespace!r}, not {conn.namespace!r}")
+    cluster = deps.cluster()
+    if namespace:
+        cluster.namespace = namespace
+    loaded = uc.load(cluster, graph)
+    for warning in loaded.warnings:
+        deps.warn(f"warning: {warning}")
+    revision = uc.chosen(loaded.history, number)
+    result = undo_file(path, graph, loaded.live.get("spec") or {}, revision)
+    if output == "text":
+        changed = ", ".join(result.changes) or "nothing"
+        deps.stdout.write(
+            f"updated {path}: {graph} to revision {revision.number} ({revision.source}); "
+            f"changed: {changed}\n"
+        )
+        return
+    deps.print(result, output)

@@ -142,3 +142,72 @@ def test_forbidden_dcds_warn_and_history_still_shows(apiserver: ApiServer) -> No
     assert done.returncode == 0, done.stderr
     assert "warning: DynamoComponentDeployments not read" in done.stderr
     assert len(json.loads(done.stdout)["revisions"]) == 2
+
+
+FILE = """\
+# the graph as Git holds it
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: my-graph
+  namespace: dynamo
+spec:
+  backendFramework: vllm  # the backend
+  components:
+    - name: Frontend
+      type: frontend
+      replicas: 1
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/dynamo:1.5.0
+    # decode: scaled by hand to 4
+    - name: decode
+      type: decode
+      replicas: 4
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/dynamo:1.5.0
+              resources:
+                limits:
+                  nvidia.com/gpu: "1"
+    - name: prefill
+      type: prefill
+      replicas: 1
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/dynamo:1.5.0
+              resources:
+                limits:
+                  nvidia.com/gpu: "2"
+"""
+
+
+def test_undo_into_a_file_sets_only_what_differs_and_keeps_comments(
+    apiserver: ApiServer, tmp_path: Any
+) -> None:
+    apiserver.seed(_applied_then_edited())
+    before = _stored(apiserver)["metadata"]["resourceVersion"]
+    path = tmp_path / "my-graph.yaml"
+    path.write_text(FILE)
+    done = dgd(apiserver, "undo", "-f", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "to revision 1 (last-applied-configuration); changed: spec.components[1].replicas" in (
+        done.stdout
+    )
+    assert path.read_text() == FILE.replace("replicas: 4", "replicas: 2")
+    assert _stored(apiserver)["metadata"]["resourceVersion"] == before  # the cluster untouched
+
+
+def test_undo_into_a_file_of_another_graph_is_exit_2(apiserver: ApiServer, tmp_path: Any) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(FILE)
+    done = dgd(apiserver, "undo", "other", "-f", str(path))
+    assert done.returncode == 2
+    assert "no DynamoGraphDeployment named 'other'" in done.stderr
+    assert path.read_text() == FILE

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
+import yaml  # type: ignore[import-untyped]
 
 from tests.realcluster import scenarios
 from tests.realcluster.conftest import RealNamespace
@@ -154,3 +155,29 @@ def test_kubectl_apply_leaves_a_revision_undo_restores(real_ns: RealNamespace) -
     assert done.returncode == 0, done.stderr
     assert "no rolling update" in done.stdout
     assert real_ns.graph("healthy")["spec"]["components"][0]["replicas"] == 1
+
+
+def test_undo_into_the_git_file_leaves_the_cluster_alone(real_ns: RealNamespace) -> None:
+    """The GitOps form: the file gets the previous value, comments kept; the graph is unchanged."""
+    graph = scenarios.healthy(real_ns.name)
+    assert real_ns.kubectl("apply", "-f", "-", stdin=json.dumps(graph)).returncode == 0
+    real_ns.wait_ready("healthy")
+    patch = {"spec": {"components": [dict(c) for c in graph["spec"]["components"]]}}
+    patch["spec"]["components"][0]["replicas"] = 3
+    real_ns.rest.merge_patch("DynamoGraphDeployment", "healthy", real_ns.name, patch)
+    live = real_ns.graph("healthy")
+    path = real_ns.folder / "healthy.yaml"
+    text = "# in Git\n" + yaml.safe_dump(
+        {k: live[k] for k in ("apiVersion", "kind")}
+        | {"metadata": {"name": "healthy", "namespace": real_ns.name}, "spec": patch["spec"]},
+        sort_keys=False,
+    )
+    path.write_text(text)
+    done = real_ns.kdgd("undo", "-f", str(path), who="dev")
+    assert done.returncode == 0, done.stderr
+    assert path.read_text() == text.replace("replicas: 3", "replicas: 1")
+    assert (
+        real_ns.graph("healthy")["metadata"]["resourceVersion"]
+        == live["metadata"]["resourceVersion"]
+        or real_ns.graph("healthy")["spec"] == live["spec"]
+    )
