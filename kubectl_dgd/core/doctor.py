@@ -24,6 +24,8 @@ GPU = "nvidia.com/gpu"
 
 @dataclass(frozen=True)
 class Check:
+    """One check: its name, result and what was found."""
+
     name: str
     result: Result
     detail: str
@@ -34,6 +36,8 @@ class Check:
 
 @dataclass
 class DoctorReport:
+    """Every check of ``doctor``, in the order shown."""
+
     checks: list[Check] = field(default_factory=list)
 
     @property

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_dgd.core.graph.names import WORKER_HASH_ANNOTATION, WORKER_HASH_LABEL, WORKER_TYPES
+from kubectl_dgd.core.paths import child
 from kubectl_dgd.core.render.context import RenderError, ShapeError
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -36,6 +37,8 @@ Hasher = Callable[[dict[str, Any]], "str | None"]
 
 @dataclass
 class Revision:
+    """One kept spec of the graph, where it came from and its worker hash."""
+
     number: int
     source: str
     spec: dict[str, Any]
@@ -58,6 +61,8 @@ class Revision:
 
 @dataclass
 class History:
+    """The revisions of one graph, oldest first, the live one last."""
+
     name: str
     namespace: str
     resource_version: str
@@ -105,7 +110,7 @@ def changed_paths(old: Any, new: Any, path: str = "spec") -> list[str]:
     if isinstance(old, dict) and isinstance(new, dict):
         found: list[str] = []
         for key in sorted(set(old) | set(new), key=str):
-            found += changed_paths(old.get(key), new.get(key), f"{path}.{key}")
+            found += changed_paths(old.get(key), new.get(key), child(path, str(key)))
         return found
     if path.endswith(".components") and isinstance(old, list) and isinstance(new, list):
         before = {c.get("name"): c for c in old if isinstance(c, dict)}

@@ -81,6 +81,8 @@ class GraphUpgrade:
 
 @dataclass
 class UpgradeReport:
+    """The answers for every graph checked, and the two releases."""
+
     current: str
     target: str
     how: str

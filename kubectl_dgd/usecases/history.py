@@ -25,6 +25,8 @@ class GraphWriter(GraphCluster, Protocol):
 
 @dataclass
 class Loaded:
+    """The live graph, its history and the operator release its hashes were computed for."""
+
     live: dict[str, Any]
     history: History
     release: str

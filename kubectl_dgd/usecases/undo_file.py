@@ -6,6 +6,7 @@ are set in the file's document, under the file's edit lock, compared before the 
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,8 @@ _BOM = b"\xef\xbb\xbf"
 
 @dataclass(frozen=True)
 class FileUndo:
+    """What ``undo -f`` set in the file."""
+
     path: str
     name: str
     revision: int
@@ -58,16 +61,19 @@ def graph_name(path: str, name: str | None) -> tuple[str, str | None]:
     return str(meta.get("name")), meta.get("namespace")
 
 
+_SEGMENT = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")  # core/paths.py notation
+
+
 def _segments(path: str) -> list[str | int]:
+    """``spec.a[0].b[x.y]`` -> ``["a", 0, "b", "x.y"]`` (below ``spec``)."""
     out: list[str | int] = []
-    for part in path.split(".")[1:]:  # after "spec"
-        key, _, rest = part.partition("[")
-        out.append(key)
-        while rest:
-            index, _, rest = rest.partition("]")
-            out.append(int(index))
-            rest = rest.lstrip("[")
-    return out
+    for match in _SEGMENT.finditer(path):
+        if match.group(1) is not None:
+            out.append(match.group(1))
+        else:
+            inner = match.group(2)
+            out.append(int(inner) if inner.isdigit() else inner)
+    return out[1:]
 
 
 def _set(file_spec: dict[str, Any], target: dict[str, Any], path: str) -> None:

@@ -211,3 +211,20 @@ def test_undo_into_a_file_of_another_graph_is_exit_2(apiserver: ApiServer, tmp_p
     assert done.returncode == 2
     assert "no DynamoGraphDeployment named 'other'" in done.stderr
     assert path.read_text() == FILE
+
+
+def test_undo_into_a_file_sets_a_key_with_dots(apiserver: ApiServer, tmp_path: Any) -> None:
+    """nvidia.com/gpu is one key: the path names it in brackets and the file edit finds it."""
+    obj = graph()
+    applied = copy.deepcopy({k: obj[k] for k in ("apiVersion", "kind", "metadata", "spec")})
+    obj["metadata"]["annotations"][LAST_APPLIED] = json.dumps(applied)
+    obj["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]["resources"] = {
+        "limits": {"nvidia.com/gpu": "8"}
+    }
+    apiserver.seed(obj)
+    path = tmp_path / "g.yaml"
+    path.write_text(FILE.replace('nvidia.com/gpu: "1"', 'nvidia.com/gpu: "8"'))
+    done = dgd(apiserver, "undo", "-f", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "resources.limits[nvidia.com/gpu]" in done.stdout
+    assert path.read_text() == FILE

@@ -1,9 +1,8 @@
 """``history``, ``undo`` and ``abort`` end to end on the real control plane, with the simulated
 operator playing the managed rolling update (old-hash worker DCDs stay while the new come up).
 
-stuck-rollout's 8-GPU worker fills a node; its template change starts a rolling update whose new
-pod cannot be placed beside the old one... until abort writes the old template back, and the
-operator drops the new generation."""
+A worker's change to more GPUs than any node has starts a rolling update whose new pod cannot be
+placed... until abort writes the old template back, and the operator drops the new generation."""
 
 from __future__ import annotations
 
@@ -33,34 +32,22 @@ def _worker_hashes(ns: RealNamespace) -> set[str]:
 
 @pytest.fixture
 def rolling(real_ns: RealNamespace) -> Iterator[RealNamespace]:
-    """stuck-rollout Ready, then its worker template changed: a rolling update stuck on GPUs
-    (a second 8-GPU graph holds the other node, as the sandbox's graphs do)."""
-    real_ns.create(scenarios.stuck_rollout(real_ns.name))
-    ready = real_ns.wait_ready("stuck-rollout")
+    """stuck-rollout Ready with a 1-GPU worker, then its worker changed to 16 GPUs, which no
+    node has: the new generation stays Pending, whatever else the shared nodes run."""
     real_ns.create(
         scenarios.graph(
-            "filler",
-            scenarios.component("VllmDecodeWorker", "worker", gpus=8),
+            "stuck-rollout",
+            scenarios.component("Frontend", "frontend"),
+            scenarios.component("VllmDecodeWorker", "worker", gpus=1),
             namespace=real_ns.name,
         )
     )
-    real_ns.rest.wait_for(
-        "the filler's pod bound",
-        lambda: (
-            any(
-                p["spec"].get("nodeName")
-                for p in real_ns.rest.list(
-                    "Pod", real_ns.name, "nvidia.com/dynamo-graph-deployment-name=filler"
-                )
-            )
-            or None
-        ),
-        60,
-    )
-    changed = scenarios.rollout_change(ready)
-    real_ns.rest.merge_patch(
-        "DynamoGraphDeployment", "stuck-rollout", real_ns.name, {"spec": changed["spec"]}
-    )
+    ready = real_ns.wait_ready("stuck-rollout")
+    spec = ready["spec"]
+    spec["components"][1]["podTemplate"]["spec"]["containers"][0]["resources"] = {
+        "limits": {"nvidia.com/gpu": "16"}
+    }
+    real_ns.rest.merge_patch("DynamoGraphDeployment", "stuck-rollout", real_ns.name, {"spec": spec})
     real_ns.rest.wait_for(
         "two worker generations", lambda: len(_worker_hashes(real_ns)) == 2 or None, 60
     )
@@ -77,7 +64,9 @@ def test_history_shows_the_old_generation_rebuilt_from_its_dcds(rolling: RealNam
     assert old["source"].startswith("old generation (DCDs of worker hash")
     assert old["exact"] is True and old["workerHash"] == recorded
     assert live["live"] is True and live["workerHash"] != recorded
-    assert old["changes"] == ["spec.components[1].podTemplate.spec.containers[0].args"]
+    assert old["changes"] == [
+        "spec.components[1].podTemplate.spec.containers[0].resources.limits[nvidia.com/gpu]"
+    ]
     text = rolling.kdgd("history", "stuck-rollout", env={"COLUMNS": "200"}, who="dev")
     assert "a managed rolling update runs" in text.stdout
 
@@ -90,7 +79,8 @@ def test_abort_writes_the_old_template_back_and_the_new_generation_goes(
     assert done.returncode == 0, done.stdout + done.stderr
     assert "aborted: wrote back the worker templates of revision 1" in done.stdout
     worker = rolling.graph("stuck-rollout")["spec"]["components"][1]
-    assert "--max-model-len" not in worker["podTemplate"]["spec"]["containers"][0]["args"]
+    main = worker["podTemplate"]["spec"]["containers"][0]
+    assert main["resources"]["limits"]["nvidia.com/gpu"] == "1"
     rolling.rest.wait_for(
         "the new generation deleted", lambda: _worker_hashes(rolling) == {recorded} or None, 60
     )
