@@ -696,6 +696,14 @@ class Cluster:
         )
         return _graph(answer, target)
 
+    def patch_graph(self, name: str, namespace: str, patch: dict[str, Any]) -> dict[str, Any]:
+        """One merge patch of the graph, sent as given (no retry: a stale
+        ``metadata.resourceVersion`` in it is a 409 the caller reports)."""
+        target = Target("patch", name=name, namespace=namespace)
+        path = self._object(namespace, name)
+        answer = self._json_object("PATCH", path, target, body=patch, content_type=MERGE_PATCH)
+        return _graph(answer, target)
+
     def dry_run_apply(self, obj: dict[str, Any], namespace: str, exists: bool) -> dict[str, Any]:
         """Submit ``obj`` with ``dryRun=All`` (update if it exists, else create): the real admission."""
         name = str((obj.get("metadata") or {}).get("name", ""))

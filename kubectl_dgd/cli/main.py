@@ -94,6 +94,26 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "product, memory, allocatable, requested and free GPUs, and the graphs whose pods hold "
         "them.",
     ),
+    "history": (
+        "kubectl_dgd.cli.history:history",
+        "List a graph's previous specs, from what the cluster keeps, oldest first.",
+    ),
+    "undo": (
+        "kubectl_dgd.cli.undo:undo",
+        "Write a previous spec of the graph back, as kubectl rollout undo does for a Deployment.",
+    ),
+    "abort": (
+        "kubectl_dgd.cli.abort:abort",
+        "Stop a managed rolling update by writing the previous worker templates back.",
+    ),
+    "upgrade-check": (
+        "kubectl_dgd.cli.upgrade_check:upgrade_check",
+        "Say what upgrading the Dynamo operator to a release does to each graph.",
+    ),
+    "doctor": (
+        "kubectl_dgd.cli.doctor:doctor",
+        "Check that the cluster is ready for Dynamo graphs, as Dynamo's pre-deployment check does.",
+    ),
     "completion": (
         "kubectl_dgd.cli.completion:completion",
         "Print the completion script of SHELL, for running kubectl-dgd directly.",

@@ -33,6 +33,10 @@ DRAWERS: dict[str, str] = {
     "kubectl_dgd.core.why.report.WhyReport": "kubectl_dgd.output.why:draw_why",
     "kubectl_dgd.core.graph_events.GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",
     "kubectl_dgd.core.cluster_gpus.ClusterGpus": "kubectl_dgd.output.cluster_gpus:draw_cluster_gpus",
+    "kubectl_dgd.core.upgrade.UpgradeReport": "kubectl_dgd.output.upgrade:draw_upgrade",
+    "kubectl_dgd.core.doctor.DoctorReport": "kubectl_dgd.output.doctor:draw_doctor",
+    "kubectl_dgd.core.history.History": "kubectl_dgd.output.history:draw_history",
+    "kubectl_dgd.core.history.Reverted": "kubectl_dgd.output.history:draw_reverted",
 }
 
 

@@ -229,6 +229,56 @@ STATEFULSETS = ResourceType(
     status_subresource=True,
 )
 
+DAEMONSETS = ResourceType(
+    group="apps",
+    version="v1",
+    plural="daemonsets",
+    kind="DaemonSet",
+    singular="daemonset",
+    short_names=("ds",),
+    categories=("all",),
+    status_subresource=True,
+)
+
+# What ``doctor`` reads: storage classes, admission webhooks and the endpoints behind them.
+STORAGECLASSES = ResourceType(
+    group="storage.k8s.io",
+    version="v1",
+    plural="storageclasses",
+    kind="StorageClass",
+    singular="storageclass",
+    namespaced=False,
+    short_names=("sc",),
+)
+
+VALIDATING_WEBHOOKS = ResourceType(
+    group="admissionregistration.k8s.io",
+    version="v1",
+    plural="validatingwebhookconfigurations",
+    kind="ValidatingWebhookConfiguration",
+    singular="validatingwebhookconfiguration",
+    namespaced=False,
+    categories=("api-extensions",),
+)
+
+MUTATING_WEBHOOKS = ResourceType(
+    group="admissionregistration.k8s.io",
+    version="v1",
+    plural="mutatingwebhookconfigurations",
+    kind="MutatingWebhookConfiguration",
+    singular="mutatingwebhookconfiguration",
+    namespaced=False,
+    categories=("api-extensions",),
+)
+
+ENDPOINTSLICES = ResourceType(
+    group="discovery.k8s.io",
+    version="v1",
+    plural="endpointslices",
+    kind="EndpointSlice",
+    singular="endpointslice",
+)
+
 GROVE_GROUP = "grove.io"
 LWS_GROUP = "leaderworkerset.x-k8s.io"
 
@@ -272,6 +322,11 @@ DEFAULT_TYPES: tuple[ResourceType, ...] = (
     DEPLOYMENTS,
     REPLICASETS,
     STATEFULSETS,
+    DAEMONSETS,
+    STORAGECLASSES,
+    VALIDATING_WEBHOOKS,
+    MUTATING_WEBHOOKS,
+    ENDPOINTSLICES,
     PODCLIQUESETS,
     PODCLIQUES,
     PODCLIQUESCALINGGROUPS,

@@ -155,6 +155,13 @@ class Operator:
         components = dgd["spec"].get("components") or []
         if rolling and self._advance_rollout(dgd, status, components, current, target, deployments):
             keep_old = set()  # Completed: the old generation goes
+        elif not rolling and (status.get("rollingUpdate") or {}).get("phase") in ACTIVE:
+            # The spec hashes to the recorded hash again (an abort): as the operator's
+            # "stuck rolling update" path, complete it; the other-hash DCDs go below.
+            status["rollingUpdate"].update(phase="Completed", endTime=_now())
+            self._event(
+                dgd, "RollingUpdateCompleted", f"Rolling update completed, worker hash {current}"
+            )
         for dcd_name in set(dcds) - wanted - keep_old:
             self.rest.delete("DynamoComponentDeployment", dcd_name, self.namespace)
             self._applied.pop(("DynamoComponentDeployment", dcd_name), None)

@@ -35,6 +35,11 @@ PATHS: dict[str, tuple[str, str]] = {
     "ClusterRole": ("rbac.authorization.k8s.io/v1", "clusterroles"),
     "ClusterRoleBinding": ("rbac.authorization.k8s.io/v1", "clusterrolebindings"),
     "CustomResourceDefinition": ("apiextensions.k8s.io/v1", "customresourcedefinitions"),
+    "ValidatingWebhookConfiguration": (
+        "admissionregistration.k8s.io/v1",
+        "validatingwebhookconfigurations",
+    ),
+    "StorageClass": ("storage.k8s.io/v1", "storageclasses"),
     "DynamoGraphDeployment": ("nvidia.com/v1beta1", "dynamographdeployments"),
     "DynamoComponentDeployment": ("nvidia.com/v1beta1", "dynamocomponentdeployments"),
     "DynamoGraphDeploymentScalingAdapter": (
