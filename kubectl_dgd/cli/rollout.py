@@ -78,8 +78,14 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
             report,
             lambda: blocking_reason(cluster, name, cluster.namespace),
         )
-    finally:
+    except BaseException:
         if screen is not None:
+            screen.close()
+        raise
+    if screen is not None:  # rolled out: the result is the last line, no "Last change" under it
+        if outcome.ok:
+            screen.erase()
+        else:
             screen.close()
     if not outcome.ok:
         deps.warn(f"error: {outcome.message}")

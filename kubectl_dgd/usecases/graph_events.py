@@ -14,7 +14,7 @@ from typing import Any
 from kubectl_dgd.core.graph_events import GraphEvents, graph_events
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.tree import list_children
-from kubectl_dgd.usecases.watching import follow
+from kubectl_dgd.usecases.watching import Screen, follow
 
 
 def namespace_events(cluster: GraphCluster, namespace: str) -> list[dict[str, Any]]:
@@ -22,12 +22,20 @@ def namespace_events(cluster: GraphCluster, namespace: str) -> list[dict[str, An
 
 
 def _view(cluster: GraphCluster, graph: dict[str, Any], now: datetime) -> GraphEvents:
+    return _screen(cluster, graph, now).view
+
+
+def _screen(cluster: GraphCluster, graph: dict[str, Any], now: datetime) -> Screen[GraphEvents]:
     meta = graph.get("metadata") or {}
     namespace = str(meta.get("namespace"))
     found = list_children(cluster, str(meta.get("name")), namespace)
     # Events that cannot be read fail the command (exit 4): the list would be a false "none".
     events = namespace_events(cluster, namespace)
-    return graph_events(graph, events, found.objects, now, found.warnings)
+
+    def at(moment: datetime, width: int = 0) -> GraphEvents:
+        return graph_events(graph, events, found.objects, moment, found.warnings)
+
+    return Screen(at(now), at)
 
 
 def live_events(cluster: GraphCluster, name: str, namespace: str, now: datetime) -> GraphEvents:
@@ -36,8 +44,8 @@ def live_events(cluster: GraphCluster, name: str, namespace: str, now: datetime)
 
 def watch_events(
     cluster: GraphCluster, name: str, namespace: str, clock: Clock, now: Callable[[], datetime]
-) -> Iterator[GraphEvents]:
+) -> Iterator[Screen[GraphEvents]]:
     graph = cluster.get_graph(name, namespace)
-    yield _view(cluster, graph, now())
+    yield _screen(cluster, graph, now())
     for changed in follow(cluster, graph, clock):
-        yield _view(cluster, changed, now())
+        yield _screen(cluster, changed, now())
