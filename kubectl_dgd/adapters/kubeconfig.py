@@ -195,6 +195,14 @@ def _resolve(settings: ConnectionSettings, environ: Mapping[str, str], home: str
         return _overridden(config, FLAGS, settings, [])
     if not files and environ.get("KUBERNETES_SERVICE_HOST"):
         return ResolvedConfig(in_cluster=True, namespace=settings.namespace or _pod_namespace())
+    listed = [item for item in environ.get("KUBECONFIG", "").split(os.pathsep) if item]
+    if not files and listed and not settings.kubeconfig:
+        # Not "none set": the variable names files, and not one of them exists.
+        names = ", ".join(repr(item) for item in listed)
+        raise InputError(
+            f"KUBECONFIG names no kubeconfig file that exists ({names}): fix the path, or unset it "
+            "to use ~/.kube/config"
+        )
     if not files:
         raise InputError(
             "no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"

@@ -25,6 +25,7 @@ from kubectl_dgd.exitcodes import Exit
 from kubectl_dgd.output.fit import DEFAULT_WIDTH
 from kubectl_dgd.output.printer import Options, Printer, View, to_printer
 from kubectl_dgd.output.style import Style
+from kubectl_dgd.usecases.watching import Screen
 
 # How often a watch screen's "Last change" line has its age moved on (seconds; 0: never).
 WATCH_REFRESH = 1.0
@@ -130,23 +131,48 @@ class Deps:
         columns, ...)."""
         to_printer(printer).print(view, self.stdout, self.options(headers, **display))
 
-    def redraw(self, views: Iterable[View], printer: Printer | str, headers: bool = True) -> None:
+    def redraw(
+        self, views: Iterable[View | Screen[Any]], printer: Printer | str, headers: bool = True
+    ) -> None:
         """``--watch``: on a terminal each view replaces the screen, with the time it last
-        changed under it (cli/last_change.py); piped, the views follow each other as one
-        stream (``---`` between YAML documents, as ``kubectl get -w``)."""
+        changed under it, kept current and fitted to the terminal (cli/last_change.py); piped,
+        the views follow each other as one stream (``---`` between YAML documents, as
+        ``kubectl get -w``). A ``Screen`` is drawn again at each refresh from what was read."""
         printer = to_printer(printer)
-        options = self.options(headers)
         if not self.is_terminal():
             for count, view in enumerate(views):
-                text = printer.render(view, options)
+                text = printer.render(_as_read(view), self.options(headers))
                 self.stdout.write((printer.separator if count else "") + text)
                 self.stdout.flush()
             return
         from kubectl_dgd.cli.last_change import LastChange
 
-        with LastChange(self.stdout, self.now, self.watch_refresh) as screen:
+        def drawing(view: View | Screen[Any]) -> Callable[[], str]:
+            def draw() -> str:
+                options = self.options(headers)  # the terminal's width now
+                shown = view.at(self.now(), options.width) if isinstance(view, Screen) else view
+                return printer.render(shown, options)
+
+            return draw
+
+        screen = LastChange(self.stdout, self.now, self.watch_refresh, self.terminal_rows)
+        with screen, screen.resizes():
             for view in views:
-                screen.screen(printer.render(view, options))
+                screen.show(drawing(view))
+
+    def terminal_rows(self) -> int | None:
+        """LINES when set, else the terminal's rows; None when stdout has no terminal size
+        (a fake stream): nothing is clipped then."""
+        try:
+            rows = int(self.environ.get("LINES") or 0)
+        except ValueError:
+            rows = 0
+        if rows > 0:
+            return rows
+        try:
+            return os.get_terminal_size(self.stdout.fileno()).lines
+        except (AttributeError, OSError, ValueError):
+            return None
 
     def last_change(self) -> LastChange | None:
         """On a terminal, the keeper of a follow's last-change line (rollout status: close it
@@ -164,6 +190,10 @@ class Deps:
     def warn(self, line: str) -> None:
         """One line on stderr (warnings, errors, progress that is not the result)."""
         click.echo(line, file=self.stderr)
+
+
+def _as_read(view: View | Screen[Any]) -> View:
+    return view.view if isinstance(view, Screen) else view
 
 
 def current_deps() -> Deps:

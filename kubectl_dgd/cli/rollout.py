@@ -52,7 +52,7 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
     """
     from kubectl_dgd.adapters.kubeconfig import parse_timeout
     from kubectl_dgd.output.printer import format_view
-    from kubectl_dgd.usecases.rollout import RolloutState, rollout_status
+    from kubectl_dgd.usecases.rollout import RolloutState, blocking_reason, rollout_status
 
     deps = current_deps()
     limit = parse_timeout(timeout)
@@ -69,10 +69,23 @@ def status(name: str, timeout: str | None, watch: bool, conn: ConnectionSettings
 
     try:
         outcome = rollout_status(
-            cluster, name, cluster.namespace, deps.monotonic, limit, watch, report
+            cluster,
+            name,
+            cluster.namespace,
+            deps.monotonic,
+            limit,
+            watch,
+            report,
+            lambda: blocking_reason(cluster, name, cluster.namespace),
         )
-    finally:
+    except BaseException:
         if screen is not None:
+            screen.close()
+        raise
+    if screen is not None:  # rolled out: the result is the last line, no "Last change" under it
+        if outcome.ok:
+            screen.erase()
+        else:
             screen.close()
     if not outcome.ok:
         deps.warn(f"error: {outcome.message}")
@@ -96,9 +109,12 @@ def explain(name: str, now: str | None, conn: ConnectionSettings) -> None:
       kubectl dgd rollout explain my-graph
       kubectl dgd rollout explain my-graph -n prod
     """
-    from kubectl_dgd.usecases.rollout import explain
+    from kubectl_dgd.usecases.rollout import blocking_reason, explain, rollout_state
 
     deps = current_deps()
     moment = deps.now(now)
     cluster = deps.cluster()
-    deps.print(explain(cluster.get_graph(name, cluster.namespace), moment), "text")
+    graph = cluster.get_graph(name, cluster.namespace)
+    settled = rollout_state(graph).done  # nothing to diagnose (and no LISTs) once rolled out
+    blocked = None if settled else blocking_reason(cluster, name, cluster.namespace)
+    deps.print(explain(graph, moment, blocked), "text")

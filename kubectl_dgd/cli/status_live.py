@@ -17,6 +17,7 @@ from kubectl_dgd.output.printer import Printer, sorting
 if TYPE_CHECKING:
     from kubectl_dgd.core.graph_events import EventFilter
     from kubectl_dgd.core.views import GraphList, LiveStatusView
+    from kubectl_dgd.usecases.watching import Screen
 
 
 @dataclass(frozen=True)
@@ -176,11 +177,11 @@ class StatusOptions:
         deps.redraw(_noted(deps, views), self.printer, self.headers)
 
 
-def _noted(deps: Deps, views: Iterator[LiveStatusView]) -> Iterator[LiveStatusView]:
+def _noted(deps: Deps, views: Iterator[Screen[LiveStatusView]]) -> Iterator[Screen[LiveStatusView]]:
     """The views, each note (Events not readable) said once on stderr as it first comes."""
     said: set[str] = set()
     for view in views:
-        for line in view.warnings:
+        for line in view.view.warnings:
             if line not in said:
                 said.add(line)
                 deps.warn(f"warning: {line}")

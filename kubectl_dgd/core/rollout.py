@@ -224,6 +224,12 @@ def _blockers(graph: Graph, view: RollingUpdateView) -> list[str]:
 
 
 def _waiting_for(worker: WorkerRollout) -> str | None:
+    """What one worker waits for, from the counts the status aggregates over both generations.
+
+    The counts cannot say which pods are ready: when some replica is not ready, the wait is for
+    readiness (the operator scales the old generation down only as new replicas become ready),
+    never "the old generation to drain"; the pods themselves (``why``) say which one and why.
+    """
     desired = worker.desiredReplicas
     updated = worker.updatedReplicas or 0
     ready = worker.readyReplicas or 0
@@ -233,11 +239,15 @@ def _waiting_for(worker: WorkerRollout) -> str | None:
         return f"{drain} before new pods start (Recreate strategy): {replicas - updated} old replicas left"
     if updated < desired:
         return f"new replicas: {updated} of {desired} created"
-    if ready < desired:
-        return f"new replicas to become ready: {ready} ready of {desired} desired"
-    if replicas > updated or ready > updated:
-        old_ready = max(ready - updated, 0)
-        return f"{drain}: {replicas - updated} old replicas, {old_ready} of them ready"
+    if ready < max(replicas, desired):
+        old = max(replicas - updated, 0)
+        split = f" ({updated} new, {old} old)" if old else ""
+        return (
+            f"replicas to become ready: {ready} of {replicas} ready{split}; the old generation "
+            "is scaled down only as new replicas become ready"
+        )
+    if replicas > updated:
+        return f"{drain}: {plural(replicas - updated, 'old replica')} left, every replica ready"
     return "the operator to record the component as updated"
 
 
@@ -341,16 +351,21 @@ def _names(names: list[str]) -> str:
 
 
 def _counts(worker: WorkerRollout) -> str:
-    """``2 replicas (1 new, 1 ready) for 2 desired``, leaving out what the status lacks."""
-    known = [
-        f"{count} {what}"
-        for count, what in ((worker.updatedReplicas, "new"), (worker.readyReplicas, "ready"))
-        if count is not None
-    ]
-    detail = f" ({', '.join(known)})" if known else ""
-    if worker.replicas is None:
-        return f"replicas not reported{detail} for {worker.desiredReplicas} desired"
-    return f"{plural(worker.replicas, 'replica')}{detail} for {worker.desiredReplicas} desired"
+    """``2 replicas (1 new, 1 old), 1 ready, for 2 desired``, leaving out what the status lacks.
+
+    The new/old split only once a new generation exists: before that the updated count is the
+    old Deployment's own, not the rollout's."""
+    replicas = (
+        "replicas not reported" if worker.replicas is None else plural(worker.replicas, "replica")
+    )
+    updated = worker.updatedReplicas
+    if worker.newNames and updated is not None:
+        old = (worker.replicas or 0) - updated
+        replicas += (
+            f" ({updated} new, {old} old)" if worker.oldNames and old > 0 else f" ({updated} new)"
+        )
+    ready = "" if worker.readyReplicas is None else f", {worker.readyReplicas} ready"
+    return f"{replicas}{ready}, for {worker.desiredReplicas} desired"
 
 
 def _change(what: str, old: str | None, new: str | None) -> str:

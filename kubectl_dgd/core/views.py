@@ -155,6 +155,7 @@ class Explanation:
     rollingUpdate: list[str] | None
     restart: list[str] | None
     advice: list[str]
+    blocked: str | None = None  # the root cause `why` finds (when the front end read it)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -164,6 +165,7 @@ class Explanation:
             "rollingUpdate": self.rollingUpdate,
             "restart": self.restart,
             "advice": list(self.advice),
+            **({"blocked": self.blocked} if self.blocked else {}),
         }
 
 

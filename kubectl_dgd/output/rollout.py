@@ -17,9 +17,16 @@ class _State(Protocol):
     @property
     def line(self) -> str: ...
 
+    @property
+    def blocked(self) -> str | None: ...
+
 
 def draw_state(state: _State, options: Options, wide: bool) -> str:
-    return wrapped(state.line, options.width, "", "  ")
+    """The line, and under it (indented) what blocks the rollout, when ``why`` found it."""
+    text = wrapped(state.line, options.width, "", "  ")
+    if state.blocked:
+        text += wrapped(f"blocked by {state.blocked}", options.width, "  ", "    ")
+    return text
 
 
 def draw_explanation(view: Explanation, options: Options, wide: bool) -> str:
@@ -32,6 +39,8 @@ def draw_explanation(view: Explanation, options: Options, wide: bool) -> str:
     paragraphs = [
         wrapped(f'dgd "{view.name}" in namespace "{view.namespace}": {view.summary}', width)
     ]
+    if view.blocked:
+        paragraphs.append(wrapped(f"Blocked by {view.blocked}", width, "", "  "))
     if view.rollingUpdate is not None:
         paragraphs.append(sentences(view.rollingUpdate))
     if view.restart is not None:

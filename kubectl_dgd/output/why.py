@@ -35,7 +35,7 @@ def _summary(report: WhyReport) -> str:
     if not count:
         return (
             f"{where} {state}{pods}, and no cause was found: its pods may still be starting "
-            f"(kubectl dgd tree {report.name} shows them)."
+            f"(kubectl dgd tree {report.name} -n {report.namespace} shows them)."
         )
     problems = "1 problem" if count == 1 else f"{count} problems, root cause first"
     return f"{where} {state}{pods}: {problems}."

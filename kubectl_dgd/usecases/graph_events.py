@@ -16,7 +16,7 @@ from kubectl_dgd.core.graph_events import EventFilter, GraphEvents, graph_events
 from kubectl_dgd.errors import NotFoundError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.tree import list_children
-from kubectl_dgd.usecases.watching import follow
+from kubectl_dgd.usecases.watching import Screen, follow
 
 
 def namespace_events(cluster: GraphCluster, namespace: str) -> list[dict[str, Any]]:
@@ -38,12 +38,22 @@ def check_component(graph: dict[str, Any], which: EventFilter | None) -> None:
 def _view(
     cluster: GraphCluster, graph: dict[str, Any], now: datetime, which: EventFilter | None
 ) -> GraphEvents:
+    return _screen(cluster, graph, now, which).view
+
+
+def _screen(
+    cluster: GraphCluster, graph: dict[str, Any], now: datetime, which: EventFilter | None
+) -> Screen[GraphEvents]:
     meta = graph.get("metadata") or {}
     namespace = str(meta.get("namespace"))
     found = list_children(cluster, str(meta.get("name")), namespace)
     # Events that cannot be read fail the command (exit 4): the list would be a false "none".
     events = namespace_events(cluster, namespace)
-    return graph_events(graph, events, found.objects, now, found.warnings, which)
+
+    def at(moment: datetime, width: int = 0) -> GraphEvents:
+        return graph_events(graph, events, found.objects, moment, found.warnings, which)
+
+    return Screen(at(now), at)
 
 
 def live_events(
@@ -65,9 +75,9 @@ def watch_events(
     clock: Clock,
     now: Callable[[], datetime],
     which: EventFilter | None = None,
-) -> Iterator[GraphEvents]:
+) -> Iterator[Screen[GraphEvents]]:
     graph = cluster.get_graph(name, namespace)
     check_component(graph, which)
-    yield _view(cluster, graph, now(), which)
+    yield _screen(cluster, graph, now(), which)
     for changed in follow(cluster, graph, clock):
-        yield _view(cluster, changed, now(), which)
+        yield _screen(cluster, changed, now(), which)

@@ -238,4 +238,9 @@ def wait_for_restart(
         return WaitOutcome(
             False, f"restart {plan.new_id} was requested, but following it failed: {err}"
         )
-    return WaitOutcome(False, f"timed out waiting for restart {plan.new_id} to complete")
+    meta = started.graph.get("metadata") or {}
+    return WaitOutcome(
+        False,
+        f"timed out waiting for restart {plan.new_id} to complete; what blocks it: "
+        f"kubectl dgd why {meta.get('name')} -n {meta.get('namespace') or cluster.namespace}",
+    )

@@ -13,7 +13,7 @@ from kubectl_dgd.core.views import EventView, GraphName, LiveStatusView, event_v
 from kubectl_dgd.errors import ApiError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.status import status_view
-from kubectl_dgd.usecases.watching import follow
+from kubectl_dgd.usecases.watching import Screen, follow
 
 
 def graph_name(cluster: GraphCluster, name: str, namespace: str) -> GraphName:
@@ -31,28 +31,43 @@ def _view(
     which: EventFilter | None = None,
 ) -> LiveStatusView:
     """The view of a graph just read; with ``with_events``, its Events too (one more LIST)."""
-    events = None
+    return _screen(cluster, graph, where, now, with_events, which).view
+
+
+def _screen(
+    cluster: GraphCluster,
+    graph: dict[str, Any],
+    where: tuple[str, str],
+    now: datetime,
+    with_events: bool,
+    which: EventFilter | None = None,
+) -> Screen[LiveStatusView]:
+    events: list[tuple[dict[str, Any], str | None]] | None = None
     warnings = []
     if with_events:
         try:
-            events = graph_event_views(cluster, graph, where[1], now, which)
+            events = _graph_events(cluster, graph, where[1], which)
         except ApiError as err:
             if err.status != 403:
                 raise
             warnings.append(f"Events not shown: {err}")  # the status is still worth showing
-    return LiveStatusView(status_view(graph, now), events, warnings, obj=graph)
+
+    def at(moment: datetime, width: int = 0) -> LiveStatusView:
+        shown = None if events is None else _event_views(events, moment)
+        return LiveStatusView(status_view(graph, moment), shown, warnings, obj=graph)
+
+    return Screen(at(now), at)
 
 
-def graph_event_views(
+def _graph_events(
     cluster: GraphCluster,
     graph: dict[str, Any],
     namespace: str,
-    now: datetime,
     which: EventFilter | None = None,
-) -> list[EventView]:
-    """The Events of the graph and of every child and pod, gone ones included (one LIST of the
-    namespace's Events; children known by kind and the names the operator gives them: see
-    core/graph_events.py), newest last."""
+) -> list[tuple[dict[str, Any], str | None]]:
+    """The Events of the graph and of every child and pod, gone ones included, each with the
+    child it is about (None: the graph itself): one LIST of the namespace's Events; children
+    known by kind and the names the operator gives them (core/graph_events.py)."""
     found = []
     names = GraphNames.of(graph)
     keep = which or EventFilter()
@@ -63,9 +78,24 @@ def graph_event_views(
             continue
         kind = str(involved.get("kind") or "")
         child = None if kind == graph.get("kind", "DynamoGraphDeployment") else kind
-        about = f"{child}/{involved.get('name', '')}" if child else None
-        found.append(event_view(event, now, about))
-    return sorted(found, key=lambda e: str(e.lastTimestamp or ""))
+        found.append((event, f"{child}/{involved.get('name', '')}" if child else None))
+    return found
+
+
+def _event_views(found: list[tuple[dict[str, Any], str | None]], now: datetime) -> list[EventView]:
+    views = [event_view(event, now, about) for event, about in found]
+    return sorted(views, key=lambda e: str(e.lastTimestamp or ""))
+
+
+def graph_event_views(
+    cluster: GraphCluster,
+    graph: dict[str, Any],
+    namespace: str,
+    now: datetime,
+    which: EventFilter | None = None,
+) -> list[EventView]:
+    """The Events of the graph and of every child and pod, newest last (see _graph_events)."""
+    return _event_views(_graph_events(cluster, graph, namespace, which), now)
 
 
 def live_status(
@@ -88,9 +118,9 @@ def watch_status(
     now: Callable[[], datetime],
     with_events: bool = False,
     which: EventFilter | None = None,
-) -> Iterator[LiveStatusView]:
+) -> Iterator[Screen[LiveStatusView]]:
     """The view now, then a new one for each new version from a watch stream, until interrupted."""
     graph = cluster.get_graph(name, namespace)
-    yield _view(cluster, graph, (name, namespace), now(), with_events, which)
+    yield _screen(cluster, graph, (name, namespace), now(), with_events, which)
     for changed in follow(cluster, graph, clock):
-        yield _view(cluster, changed, (name, namespace), now(), with_events, which)
+        yield _screen(cluster, changed, (name, namespace), now(), with_events, which)

@@ -9,11 +9,11 @@ condition and every component's ready replicas.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.graph import read_graph
+from kubectl_dgd.core.graph import Graph, read_graph
 from kubectl_dgd.core.phase import STATE_FAILED, Phase, graph_phase
 from kubectl_dgd.core.views import Explanation
 from kubectl_dgd.core.wording import plural
@@ -30,20 +30,26 @@ class RolloutState:
     line: str
     # The state in a few words, without the "Waiting for ..." or "dgd X failed:" frame.
     detail: str
+    # What blocks it, as ``why`` diagnoses it ("InsufficientGPU: ..."); None when not asked.
+    blocked: str | None = None
 
     def to_data(self) -> dict[str, Any]:
-        return {"done": self.done, "failed": self.failed, "message": self.line}
+        data: dict[str, Any] = {"done": self.done, "failed": self.failed, "message": self.line}
+        if self.blocked:
+            data["blocked"] = self.blocked
+        return data
 
 
 def rollout_state(graph: dict[str, Any]) -> RolloutState:
-    return state_of(graph_phase(read_graph(graph)))
+    dgd = read_graph(graph)
+    return state_of(graph_phase(dgd), dgd)
 
 
-def state_of(phase: Phase) -> RolloutState:
+def state_of(phase: Phase, dgd: Graph | None = None) -> RolloutState:
     name = phase.name
     if phase.failed:
         return RolloutState(False, True, f'dgd "{name}" failed: {_failure(phase)}', _failure(phase))
-    waiting = _waiting(phase)
+    waiting = _waiting(phase, dgd)
     if waiting:
         line = f'Waiting for dgd "{name}" rollout to finish: {waiting}...'
         return RolloutState(False, False, line, f"{waiting}...")
@@ -64,8 +70,40 @@ def _failure(phase: Phase) -> str:
     return phase.failure
 
 
-def _waiting(phase: Phase) -> str:
-    """What the rollout still waits for ("" once settled)."""
+def _waiting(phase: Phase, dgd: Graph | None) -> str:
+    """What the rollout still waits for ("" once settled), with the replicas of each component
+    that has not settled when the graph is at hand."""
+    waiting = _waiting_stage(phase, dgd)
+    replicas = _replicas(dgd, phase.rollout_active) if waiting and dgd is not None else ""
+    return f"{waiting}; {replicas}" if replicas else waiting
+
+
+def _replicas(dgd: Graph, rolling: bool) -> str:
+    """``decode: 2 replicas for 1 desired, 1 updated, 1 ready, 1 available`` for each component
+    whose counts differ from its desired replicas (the status's own counts, over every
+    generation of it). During a rolling update the updated replicas are the new generation's,
+    called ``new`` as ``rollout explain`` calls them."""
+    updated = "new" if rolling else "updated"
+    parts = []
+    for component in dgd.components:
+        entry = dgd.observed(component.name)
+        desired = component.desired_replicas
+        if entry is None:
+            parts.append(f"{component.name}: no replicas reported for {desired} desired")
+            continue
+        counts = (entry.replicas, entry.updated_replicas, entry.ready_count)
+        available = entry.available_replicas
+        if all(c == desired for c in counts) and available in (None, desired):
+            continue
+        text = (
+            f"{component.name}: {plural(entry.replicas, 'replica')} for {desired} desired, "
+            f"{entry.updated_replicas} {updated}, {entry.ready_count} ready"
+        )
+        parts.append(text + (f", {available} available" if available is not None else ""))
+    return "; ".join(parts)
+
+
+def _waiting_stage(phase: Phase, dgd: Graph | None) -> str:
     if phase.deleting:
         return "the graph is being deleted"
     if not phase.reported or phase.unobserved:
@@ -73,11 +111,14 @@ def _waiting(phase: Phase) -> str:
             return "the operator to report status"
         return f"generation {phase.generation} not yet observed by the operator"
     if phase.rollout_active:
-        return (
-            f"rolling update {phase.rollout_phase}, "
-            f"{plural(phase.updated_workers, 'worker component')} updated "
-            f"({', '.join(phase.updated_components) or 'none yet'})"
+        workers = sum(c.is_worker for c in dgd.components) if dgd else 0
+        count = (
+            f"{phase.updated_workers} of {workers} worker components"
+            if workers
+            else plural(phase.updated_workers, "worker component")
         )
+        updated = ", ".join(phase.updated_components) or "none yet"
+        return f"rolling update {phase.rollout_phase}, {count} updated ({updated})"
     if phase.restart_requested or phase.restart_active:
         busy = ", ".join(phase.restart_in_progress) if not phase.restart_requested else ""
         return f"restart {phase.restart_id or phase.restart_observed_id} ({busy or 'not started'})"
@@ -106,17 +147,26 @@ def rollout_status(
     timeout: float | None,
     watch: bool,
     report: Callable[[RolloutState], None],
+    blocking: Callable[[], str | None] | None = None,
 ) -> RolloutOutcome:
-    """Follow the graph until it settles or fails; ``report`` gets each new waiting state."""
+    """Follow the graph until it settles or fails; ``report`` gets each new waiting state, with
+    what ``blocking`` (the ``why`` diagnosis) says blocks it; the timeout's message points at
+    ``why``."""
     graph = cluster.get_graph(name, namespace)
+    ns = str((graph.get("metadata") or {}).get("namespace") or namespace)
     shown = ""
+    said: str | None = None  # the blocking reason last reported: said again only once changed
 
     def step(obj: dict[str, Any]) -> RolloutState:
-        nonlocal shown
+        nonlocal shown, said
         state = rollout_state(obj)
         if state.line != shown and not state.failed:
-            report(state)
             shown = state.line
+            if blocking is not None and not state.done:
+                blocked = blocking()
+                state = replace(state, blocked=blocked if blocked != said else None)
+                said = blocked
+            report(state)
         return state
 
     state = step(graph)
@@ -129,42 +179,70 @@ def rollout_status(
                 return RolloutOutcome(not state.failed, state.line if state.failed else None)
     except TimedOut:
         pass
-    return RolloutOutcome(False, "timed out waiting for the condition")
+    return RolloutOutcome(
+        False,
+        f"timed out waiting for the condition; what blocks it: kubectl dgd why {name} -n {ns}",
+    )
 
 
-def explain(graph: dict[str, Any], now: datetime) -> Explanation:
-    """``rollout explain``: the rolling-update and restart explanations of the status view, and
-    what the user can do next."""
+def blocking_reason(cluster: GraphCluster, name: str, namespace: str) -> str | None:
+    """The root cause ``why`` finds first (``InsufficientGPU: ...``), None when it finds none
+    or cannot read what it needs."""
+    from kubectl_dgd.errors import DgdError
+    from kubectl_dgd.usecases.why import live_why
+
+    try:
+        report = live_why(cluster, name, namespace)
+    except DgdError:
+        return None
+    if not report.findings:
+        return None
+    first = report.findings[0]
+    return f"{first.reason}: {first.message}"
+
+
+def explain(graph: dict[str, Any], now: datetime, blocked: str | None = None) -> Explanation:
+    """``rollout explain``: the rolling-update and restart explanations of the status view,
+    what blocks it (``blocked``: the ``why`` diagnosis's root cause, when the caller read it),
+    and what the user can do next."""
     from kubectl_dgd.core.rollout import explain_restart, explain_rolling_update
 
     dgd = read_graph(graph, strict=True)
     rolling = explain_rolling_update(dgd, now)
     restart = explain_restart(dgd)
-    state = state_of(graph_phase(dgd))
+    state = state_of(graph_phase(dgd), dgd)
+    blocked = None if state.done else blocked
     return Explanation(
         name=dgd.name,
         namespace=dgd.namespace,
         summary=state.detail,
         rollingUpdate=None if rolling is None else list(rolling.lines),
         restart=None if restart is None else list(restart.lines),
-        advice=_advice(dgd.name, rolling, state),
+        advice=_advice(dgd.name, dgd.namespace, rolling, state, blocked),
+        blocked=blocked,
     )
 
 
-def _advice(name: str, rolling: Any, state: RolloutState) -> list[str]:
+def _advice(
+    name: str, namespace: str | None, rolling: Any, state: RolloutState, blocked: str | None
+) -> list[str]:
+    """Every command named carries ``-n`` (the graph's namespace), so it can be pasted as is."""
+    where = f"{name} -n {namespace}" if namespace else name
     advice: list[str] = []
+    if blocked or (not state.done and not state.failed):
+        advice.append(f"see what blocks it: kubectl dgd why {where}")
     if rolling is not None and rolling.active:
-        advice.append(f"follow it: kubectl dgd rollout status {name}")
+        advice.append(f"follow it: kubectl dgd rollout status {where}")
         advice.append(
             "a restart is refused until it completes (admission rejects a new spec.restart.id "
             "while the rolling update is Pending or InProgress); the update replaces the worker "
             "pods anyway"
         )
     elif state.failed:
-        advice.append(f"read the events: kubectl dgd status {name} --events")
+        advice.append(f"read the events: kubectl dgd status {where} --events")
         advice.append("fix the cause in the manifest and re-apply; see the Ready condition")
     elif not state.done:
-        advice.append(f"follow it: kubectl dgd rollout status {name}")
+        advice.append(f"follow it: kubectl dgd rollout status {where}")
     else:
         advice.append("check what a change would do before applying it: kubectl dgd diff -f FILE")
     return advice

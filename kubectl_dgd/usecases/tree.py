@@ -18,7 +18,7 @@ from typing import Any
 from kubectl_dgd.core.tree import TreeView, build_tree
 from kubectl_dgd.errors import ApiError, NotFoundError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
-from kubectl_dgd.usecases.watching import TimedOut, follow
+from kubectl_dgd.usecases.watching import Screen, TimedOut, follow
 
 GRAPH_LABEL = "nvidia.com/dynamo-graph-deployment-name"
 # ``--watch``: how often the children are LISTed again when the graph itself does not change.
@@ -109,11 +109,21 @@ def live_tree(
 
 
 def _view(cluster: GraphCluster, graph: dict[str, Any], now: datetime, width: int) -> TreeView:
+    return _screen(cluster, graph, now, width).view
+
+
+def _screen(
+    cluster: GraphCluster, graph: dict[str, Any], now: datetime, width: int
+) -> Screen[TreeView]:
     meta = graph.get("metadata") or {}
     found = list_children(cluster, str(meta.get("name")), str(meta.get("namespace")))
-    view = build_tree(graph, found.objects, now, found.warnings, found.unread)
-    view.width = width
-    return view
+
+    def at(moment: datetime, columns: int) -> TreeView:
+        view = build_tree(graph, found.objects, moment, found.warnings, found.unread)
+        view.width = columns
+        return view
+
+    return Screen(at(now, width), at)
 
 
 def _shape(data: Any) -> Any:
@@ -133,16 +143,16 @@ def watch_tree(
     now: Callable[[], datetime],
     width: int = 80,
     poll: float = CHILD_POLL,
-) -> Iterator[TreeView]:
+) -> Iterator[Screen[TreeView]]:
     """The tree now, then again whenever it changes: at once on a change of the graph (its watch
     stream), and within ``poll`` seconds on a change below it (pods come and go, restart, get
     scheduled without the graph's status moving), found by LISTing the kinds again: one watch
     and len(KINDS) LISTs per round, whatever the number of pods. A round that changes nothing
     but ages draws nothing."""
     graph = cluster.get_graph(name, namespace)
-    view = _view(cluster, graph, now(), width)
-    last = _shape(view.to_data())
-    yield view
+    screen = _screen(cluster, graph, now(), width)
+    last = _shape(screen.view.to_data())
+    yield screen
     while True:
         try:
             for changed in follow(cluster, graph, clock, timeout=poll):
@@ -150,8 +160,8 @@ def watch_tree(
                 break
         except TimedOut:
             pass  # the graph is as it was: look at the children again
-        view = _view(cluster, graph, now(), width)
-        shape = _shape(view.to_data())
+        screen = _screen(cluster, graph, now(), width)
+        shape = _shape(screen.view.to_data())
         if shape != last:
             last = shape
-            yield view
+            yield screen

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypeVar
 
 from kubectl_dgd.errors import ApiError, NotFoundError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
@@ -27,6 +29,19 @@ HEALTHY_WATCH = 1.0
 # Failures to connect while re-watching (connection refused or dropped, timeouts, 429) are waited
 # out; anything else (401, 403, 5xx after the request's own retries, a malformed event) is final.
 TRANSIENT_REASONS = frozenset({"Unreachable", "Transport", "Timeout"})
+
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Screen(Generic[V]):
+    """One screen of a watch: the view as read, and ``at``, the same view drawn at another time
+    and terminal width from what was read (no request), so that its ages and durations tick
+    and it re-lays out when the terminal is resized."""
+
+    view: V
+    at: Callable[[datetime, int], V]
 
 
 class TimedOut(Exception):

@@ -221,10 +221,13 @@ def test_rollout_explain_mid_rolling_update() -> None:
     assert invoke(fake, "rollout", "explain", "my-graph") == 0
     head, *_, advice = fake.out.split("\n\n")
     assert head == (
-        'dgd "my-graph" in namespace "dynamo": rolling update InProgress, 1 worker component '
-        "updated (decode)..."
+        'dgd "my-graph" in namespace "dynamo": rolling update InProgress, 1 of 2 worker '
+        "components updated (decode)..."
     )
-    assert advice.startswith("What you can do:\n- follow it: kubectl dgd rollout status my-graph\n")
+    assert advice.startswith(
+        "What you can do:\n- see what blocks it: kubectl dgd why my-graph -n dynamo\n"
+        "- follow it: kubectl dgd rollout status my-graph -n dynamo\n"
+    )
     assert fake.err == ""
 
 
@@ -240,11 +243,19 @@ def test_rollout_status_times_out_on_the_fake_clock() -> None:
     cluster = FakeCluster([obj], watch_scripts=[[] for _ in range(10)])
     fake = FakeDeps(cluster, now=NOW, environ={"COLUMNS": "200"})
     assert invoke(fake, "rollout", "status", "my-graph", "--timeout", "3s") == 1
+    # No operator Deployment in the fake cluster: why's root cause, said once under the line.
     assert fake.out == (
         'Waiting for dgd "my-graph" rollout to finish: generation 2 not yet observed by the '
         "operator...\n"
+        "  blocked by OperatorLagging: The Dynamo operator is not running: no Deployment of it "
+        "was found (a manager container running kubernetes-operator, or the label "
+        "app.kubernetes.io/name=dynamo-operator).\n"
+        "    The operator has not acted on the graph's latest change (generation 2, observed 1).\n"
     )
-    assert fake.err == "error: timed out waiting for the condition\n"
+    assert fake.err == (
+        "error: timed out waiting for the condition; what blocks it: "
+        "kubectl dgd why my-graph -n dynamo\n"
+    )
 
 
 def test_rollout_status_and_explain_wrap_at_80_columns_between_words() -> None:
@@ -258,10 +269,12 @@ def test_rollout_status_and_explain_wrap_at_80_columns_between_words() -> None:
     cluster = FakeCluster([obj], watch_scripts=[[] for _ in range(10)])
     fake = FakeDeps(cluster, now=NOW)
     invoke(fake, "rollout", "status", "my-graph", "--timeout", "3s")
-    assert fake.out == (
+    assert fake.out.startswith(
         'Waiting for dgd "my-graph" rollout to finish: generation 2 not yet observed by\n'
         "  the operator...\n"
+        "  blocked by OperatorLagging: The Dynamo operator is not running: no Deployment\n"
     )
+    assert max(len(line) for line in fake.out.splitlines()) <= 80
     fake = FakeDeps(FakeCluster([obj]), now=NOW)
     assert invoke(fake, "rollout", "explain", "my-graph") == 0
     assert_golden("cluster/rollout-explain-rolling_80.txt", fake.out)

@@ -11,6 +11,7 @@ import yaml
 
 from kubectl_dgd.adapters.kubeconfig import ConnectionSettings, parse_timeout, resolve
 from kubectl_dgd.errors import InputError
+from tests.conftest import run_cli
 
 
 def write(
@@ -109,6 +110,18 @@ def test_in_cluster_when_no_kubeconfig_and_service_host_set(tmp_path: Path) -> N
 def test_no_kubeconfig_at_all_says_how_to_give_one(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no kubeconfig found"):
         resolve(ConnectionSettings(), {}, str(tmp_path))
+
+
+def test_a_kubeconfig_variable_naming_only_missing_files_says_so_not_none_set(
+    tmp_path: Path,
+) -> None:
+    missing = str(tmp_path / "nope.yaml")
+    result = run_cli("list", env={"KUBECONFIG": missing, "HOME": str(tmp_path)})
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        f"error: KUBECONFIG names no kubeconfig file that exists ({missing!r}): fix the path, or "
+        "unset it to use ~/.kube/config\n"
+    )
 
 
 def test_relative_certificate_paths_are_relative_to_their_file(tmp_path: Path) -> None:

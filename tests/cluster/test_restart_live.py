@@ -208,7 +208,10 @@ def test_wait_times_out_when_the_operator_does_not_answer(apiserver: ApiServer) 
     started = time.monotonic()
     result = dgd(apiserver, "restart", "my-graph", "--id", "t", "--wait", "--timeout", "1s")
     assert result.returncode == 1
-    assert "error: timed out waiting for restart t to complete" in result.stderr
+    assert (
+        "error: timed out waiting for restart t to complete; what blocks it: "
+        f"kubectl dgd why my-graph -n {NS}\n"
+    ) in result.stderr
     assert time.monotonic() - started < 20
 
 

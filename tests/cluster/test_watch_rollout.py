@@ -202,7 +202,10 @@ def test_rollout_status_follows_a_managed_rolling_update(
     assert proc.wait(timeout=60) == 0
     assert lines[-1] == 'dgd "my-graph" successfully rolled out'
     assert any("rolling update InProgress" in line for line in lines), lines
-    assert len(lines) == len(set(lines))  # one line per change
+    # one line per change (joined with its wrapped continuations, which are indented)
+    changes = " ".join(lines).replace("     ", " ").replace("   ", " ").split(" Waiting for ")
+    assert len(changes) == len(set(changes))
+    assert sum(line.startswith("  blocked by ") for line in lines) == 1  # said once
 
 
 def test_rollout_status_waits_for_a_requested_restart(
@@ -228,7 +231,10 @@ def test_rollout_status_times_out(apiserver: ApiServer) -> None:
     apiserver.seed(pending)
     result = dgd(apiserver, "rollout", "status", "my-graph", "--timeout", "1s")
     assert result.returncode == 1
-    assert result.stderr == "error: timed out waiting for the condition\n"
+    assert result.stderr == (
+        "error: timed out waiting for the condition; what blocks it: "
+        f"kubectl dgd why my-graph -n {NS}\n"
+    )
 
 
 def test_rollout_status_fails_on_a_failed_graph(apiserver: ApiServer) -> None:

@@ -70,7 +70,7 @@ def test_piped_watch_and_json_carry_no_such_line() -> None:
     assert "Last change" not in fake.out
 
 
-def test_rollout_status_on_a_terminal_keeps_the_line_under_its_lines() -> None:
+def test_rollout_status_on_a_terminal_keeps_the_line_under_its_lines_until_it_succeeds() -> None:
     obj = graph()
     obj["metadata"]["generation"] = 2
     settled = graph()
@@ -80,11 +80,18 @@ def test_rollout_status_on_a_terminal_keeps_the_line_under_its_lines() -> None:
     fake = FakeDeps(cluster, now=NOW, tty=True, environ={"NO_COLOR": "1"})
     assert invoke(fake, "rollout", "status", "my-graph") == 0
     line = "Last change: 12:00:00 UTC (0s ago)\n"
-    assert fake.out == (
+    # The fake cluster has no operator: why's root cause stands under the waiting line.
+    waiting, blocked = fake.out.split("  blocked by OperatorLagging: ")
+    assert waiting == (
         'Waiting for dgd "my-graph" rollout to finish: generation 2 not yet observed by\n'
         "  the operator...\n"
+    )
+    # Rolled out: the line is erased, the result is the last line (as kubectl leaves it).
+    assert blocked.endswith(
+        "observed 1).\n"
         + line
         + UP_AND_CLEAR
         + 'dgd "my-graph" successfully rolled out\n'
         + line
+        + UP_AND_CLEAR
     )

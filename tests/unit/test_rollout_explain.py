@@ -61,12 +61,46 @@ def test_blocker_names_the_pending_component_and_its_missing_new_replicas() -> N
     assert view.lines[-1] == "Waiting for: prefill: new replicas: 1 of 2 created."
 
 
-def test_new_replicas_not_ready_yet_are_what_blocks() -> None:
+def test_replicas_not_ready_yet_are_what_blocks() -> None:
+    # The counts span both generations: which replica is the unready one is not claimed.
     obj = saved("rolling-update-in-progress")
     obj["status"]["components"]["prefill"].update(replicas=4, updatedReplicas=2, readyReplicas=1)
     view = explain_rolling_update(model(obj), NOW)
     assert view is not None
-    assert view.blockers == ["prefill: new replicas to become ready: 1 ready of 2 desired"]
+    assert view.blockers == [
+        "prefill: replicas to become ready: 1 of 4 ready (2 new, 2 old); the old generation is "
+        "scaled down only as new replicas become ready"
+    ]
+
+
+def test_a_new_replica_not_ready_beside_a_ready_old_one_is_not_called_a_drain() -> None:
+    # The stuck rollout: the old pod ready, the new one Pending; the counts alone cannot tell
+    # which one is ready, but a replica not ready means the drain has not begun.
+    obj = saved("rolling-update-in-progress")
+    obj["status"]["components"]["prefill"].update(replicas=3, updatedReplicas=2, readyReplicas=2)
+    view = explain_rolling_update(model(obj), NOW)
+    assert view is not None
+    assert view.blockers == [
+        "prefill: replicas to become ready: 2 of 3 ready (2 new, 1 old); the old generation is "
+        "scaled down only as new replicas become ready"
+    ]
+    assert (
+        "prefill: old sglang-disagg-prefill-3f2a9c1d -> new sglang-disagg-prefill-7b4e0d52; "
+        "3 replicas (2 new, 1 old), 2 ready, for 2 desired." in view.lines
+    )
+
+
+def test_counts_before_a_new_generation_exists_claim_no_new_replicas() -> None:
+    # Only the old Deployment: its updatedReplicas is its own, not the rollout's.
+    obj = saved("rolling-update-in-progress")
+    obj["status"]["components"]["prefill"]["componentNames"] = ["sglang-disagg-prefill-3f2a9c1d"]
+    view = explain_rolling_update(model(obj), NOW)
+    assert view is not None
+    line = next(x for x in view.lines if x.startswith("prefill:"))
+    assert line == (
+        "prefill: old sglang-disagg-prefill-3f2a9c1d, no new generation yet; 3 replicas, "
+        "2 ready, for 2 desired."
+    )
 
 
 def test_old_generation_still_running_is_what_blocks_once_new_replicas_are_ready() -> None:
@@ -75,7 +109,7 @@ def test_old_generation_still_running_is_what_blocks_once_new_replicas_are_ready
     view = explain_rolling_update(model(obj), NOW)
     assert view is not None
     assert view.blockers == [
-        "prefill: the old generation to drain: 1 old replicas, 1 of them ready"
+        "prefill: the old generation to drain: 1 old replica left, every replica ready"
     ]
 
 

@@ -1,0 +1,76 @@
+"""``rollout status`` of a managed rolling update whose new worker pod the real scheduler cannot
+place (scenarios.stuck_rollout + rollout_change, with the other node filled): the wait names the
+replicas per component and the blocking reason ``why`` finds, and on timeout points at ``why``
+with ``-n``."""
+
+from __future__ import annotations
+
+from tests.realcluster import scenarios
+from tests.realcluster.conftest import RealNamespace
+
+
+def _start_stuck_rollout(real_ns: RealNamespace) -> None:
+    # A filler fills one 8-GPU node, stuck-rollout's worker the other: the new worker pod of
+    # its rolling update has no node with 8 free GPUs.
+    filler = scenarios.graph(
+        "filler", scenarios.component("VllmDecodeWorker", "worker", gpus=8), namespace=real_ns.name
+    )
+    real_ns.create(filler)
+    real_ns.create(scenarios.stuck_rollout(real_ns.name))
+    real_ns.wait_ready("filler")
+    live = real_ns.wait_ready("stuck-rollout")
+    real_ns.rest.request(
+        "PUT",
+        real_ns.rest.path("DynamoGraphDeployment", real_ns.name, "stuck-rollout"),
+        scenarios.rollout_change(live),
+    )
+    real_ns.wait_graph(
+        "stuck-rollout",
+        "rolling update InProgress",
+        lambda o: ((o.get("status") or {}).get("rollingUpdate") or {}).get("phase") == "InProgress",
+    )
+
+
+def test_rollout_status_names_replicas_and_the_pending_new_pod_and_points_at_why(
+    real_ns: RealNamespace,
+) -> None:
+    _start_stuck_rollout(real_ns)
+    done = real_ns.kdgd(
+        "rollout", "status", "stuck-rollout", "--timeout", "3s", env={"COLUMNS": "400"}
+    )
+    assert done.returncode == 1, done.stderr
+    waiting, blocked = done.stdout.splitlines()[:2]
+    assert waiting == (
+        'Waiting for dgd "stuck-rollout" rollout to finish: rolling update InProgress, 0 of 1 '
+        "worker components updated (none yet); VllmDecodeWorker: 2 replicas for 1 desired, "
+        "1 new, 1 ready, 1 available..."
+    )
+    # the real scheduler's verdict on the new pod, as `why` ranks it first; not "drain"
+    assert blocked.startswith("  blocked by InsufficientGPU: 1 pod needs 8 GPUs on one node")
+    assert "drain" not in done.stdout
+    assert done.stderr.strip() == (
+        "error: timed out waiting for the condition; what blocks it: "
+        f"kubectl dgd why stuck-rollout -n {real_ns.name}"
+    )
+
+
+def test_rollout_explain_says_the_same_and_every_command_carries_the_namespace(
+    real_ns: RealNamespace,
+) -> None:
+    _start_stuck_rollout(real_ns)
+    done = real_ns.kdgd("rollout", "explain", "stuck-rollout", who="dev", env={"COLUMNS": "400"})
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line]
+    assert lines[1].startswith("Blocked by InsufficientGPU: 1 pod needs 8 GPUs on one node")
+    assert (
+        "Waiting for: VllmDecodeWorker: replicas to become ready: 1 of 2 ready (1 new, 1 old); "
+        "the old generation is scaled down only as new replicas become ready." in lines
+    )
+    assert "no new generation yet" not in done.stdout and "drain" not in done.stdout
+    commands = [
+        line.split(": ", 1)[1] for line in lines if line.startswith("- ") and "kubectl dgd" in line
+    ]
+    assert commands == [
+        f"kubectl dgd why stuck-rollout -n {real_ns.name}",
+        f"kubectl dgd rollout status stuck-rollout -n {real_ns.name}",
+    ]
