@@ -149,11 +149,4 @@ def undo_in_file(
         deps.warn(f"warning: {warning}")
     revision = uc.chosen(loaded.history, number)
     result = undo_file(path, graph, loaded.live.get("spec") or {}, revision)
-    if output == "text":
-        changed = ", ".join(result.changes) or "nothing"
-        deps.stdout.write(
-            f"updated {path}: {graph} to revision {revision.number} ({revision.source}); "
-            f"changed: {changed}\n"
-        )
-        return
     deps.print(result, output)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kubectl_dgd.output.printer import Options
 from kubectl_dgd.output.table import Column, render_table
@@ -65,3 +65,13 @@ def draw_reverted(view: Reverted, options: Options, wide: bool = False) -> str:
         f"operator: {view.operator}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def draw_file_undo(view: Any, options: Options, wide: bool = False) -> str:
+    """``undo -f``: the file, the revision it went back to, the fields set (usecases.undo_file)."""
+    del options, wide
+    changed = ", ".join(view.changes) or "nothing"
+    return (
+        f"updated {view.path}: {view.name} to revision {view.revision} ({view.source}); "
+        f"changed: {changed}\n"
+    )

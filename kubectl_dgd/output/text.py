@@ -36,6 +36,7 @@ DRAWERS: dict[str, str] = {
     "kubectl_dgd.core.upgrade.UpgradeReport": "kubectl_dgd.output.upgrade:draw_upgrade",
     "kubectl_dgd.core.doctor.DoctorReport": "kubectl_dgd.output.doctor:draw_doctor",
     "kubectl_dgd.core.history.History": "kubectl_dgd.output.history:draw_history",
+    "kubectl_dgd.usecases.undo_file.FileUndo": "kubectl_dgd.output.history:draw_file_undo",
     "kubectl_dgd.core.history.Reverted": "kubectl_dgd.output.history:draw_reverted",
 }
 

@@ -36,6 +36,11 @@ def _commands() -> Iterator[tuple[str, click.Command]]:
 COMMANDS = dict(_commands())
 
 
+# Values for required options whose value is checked as it is parsed (any word will do for
+# the others): upgrade-check --to takes an operator release.
+SAMPLES = {"target": "1.6"}
+
+
 def _parsed(command: click.Command, args: list[str]) -> dict[str, Any]:
     """click's values for ``args`` as pflag spells them (required arguments filled in)."""
     ctx = click.Context(command, parent=ROOT, info_name="x", resilient_parsing=False)
@@ -44,7 +49,7 @@ def _parsed(command: click.Command, args: list[str]) -> dict[str, Any]:
         if param.required and isinstance(param, click.Argument):
             required.append("x")
         elif param.required and isinstance(param, click.Option):
-            required += [param.opts[0], "x"]
+            required += [param.opts[0], SAMPLES.get(str(param.name), "x")]
     rewritten = pflag_args(command, ctx, [*required, *args])
     return command.make_context("x", rewritten, parent=ROOT).params
 

@@ -93,7 +93,9 @@ def test_mig_slices_are_listed_counted_and_checked_per_profile(
     ]
     assert data["mig"]["3g.40gb"]["allocatable"] >= 2
 
-    text = real_ns.kdgd("gpus", "-A", env={"COLUMNS": "200"})
+    # Wide enough for every column: the cluster is shared, and the other tests' graphs on the
+    # other nodes make USED BY long, which would push PRODUCT and MEMORY out at 200 columns.
+    text = real_ns.kdgd("gpus", "-A", env={"COLUMNS": "5000"})
     assert text.returncode == 0, text.stderr
     (line,) = [li for li in text.stdout.splitlines() if li.startswith(mig_node) and "3g" in li]
     assert line.split()[:7] == [mig_node, "MIG", "3g.40gb", "40192", "MiB", "2", "2"], line
