@@ -27,6 +27,9 @@ class PodLogs:
     store: Store
     _lines: dict[LogKey, list[tuple[datetime, str]]] = field(default_factory=dict)
     _cond: threading.Condition = field(default_factory=threading.Condition)
+    # How many follow streams have taken their first lines and wait for new ones: a line
+    # appended once a stream counts here reaches it, even if its pod is deleted right after.
+    following: int = 0
 
     def append(
         self,
@@ -97,6 +100,7 @@ class PodLogs:
             return
         with self._cond:
             seen = len(self._lines.get(key, []))
+            self.following += 1
         while True:
             with self._cond:
                 self._cond.wait_for(partial(self._moved, key, seen), 0.2)

@@ -218,10 +218,11 @@ def test_follow_refuses_more_streams_than_max_log_requests_as_kubectl(
     assert refused.stdout == ""
 
     def stop() -> None:
-        wait_until(lambda: len(apiserver.requests("get", "pods")) >= 8, timeout=10)
+        # every stream following before the lines come (a stream that starts after its pod's
+        # deletion would never see them: the race an idle sleep lost under load)
+        wait_until(lambda: apiserver.logs.following >= 8, timeout=30)
         for pod in _pods(apiserver, "my-graph-"):
             apiserver.logs.append(NS, pod, "up")
-        time.sleep(0.5)
         for pod in _pods(apiserver, "my-graph-"):
             apiserver.store.delete(PODS, NS, pod)
         apiserver.logs.wake()
