@@ -26,7 +26,6 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, Result, run_cli
-from tests.realcluster import bootstrap
 from tests.realcluster.controlplane import State
 from tests.realcluster.operator import Operator
 from tests.realcluster.rest import Obj, Rest, RestError
@@ -196,7 +195,3 @@ def real_ns(real_env: dict[str, str], admin_rest: Rest, tmp_path: Path) -> Itera
         # not waited for: the namespace controller finishes it in the background
         with contextlib.suppress(RestError):
             admin_rest.delete("Namespace", name)
-
-
-def release_crd(rest: Rest, release: str) -> None:
-    bootstrap.install_dgd_crd(rest, release)

@@ -21,7 +21,6 @@ import json
 import threading
 import uuid
 from datetime import UTC, datetime
-from typing import Any
 
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render import RenderError, render_graph
@@ -345,16 +344,13 @@ class Operator:
             for c in dgd["spec"].get("components") or []
             if not self._rolled(deployments, dgd["metadata"]["name"], c)
         )
-        if restart.get("observedID") != request["id"] or pending:
-            status["restart"] = {
-                "observedID": request["id"],
-                "phase": "Restarting",
-                "inProgress": pending or [],
-            }
-            if not pending and restart.get("observedID") == request["id"]:
-                status["restart"] = {"observedID": request["id"], "phase": "Completed"}
-            return
-        status["restart"] = {"observedID": request["id"], "phase": "Completed"}
+        # a new id is Restarting for at least one pass; Completed once every Deployment rolled
+        phase = (
+            "Restarting" if restart.get("observedID") != request["id"] or pending else "Completed"
+        )
+        status["restart"] = {"observedID": request["id"], "phase": phase}
+        if phase == "Restarting":
+            status["restart"]["inProgress"] = pending
 
     @staticmethod
     def _rolled(deployments: dict[str, Obj], graph: str, component: Obj) -> bool:
@@ -479,7 +475,3 @@ class Operator:
                 "count": 1,
             }
         )
-
-
-def describe(obj: Any) -> str:
-    return json.dumps(obj, indent=1, sort_keys=True)[:4000]
