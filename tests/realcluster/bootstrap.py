@@ -245,6 +245,20 @@ def install_dgd_crd(rest: Rest, release: str = NEWEST) -> None:
     wait_established(rest, "dynamographdeployments.nvidia.com")
 
 
+def install_kwok_logs_crd(server: str, token: str, ca_file: str, crd: Path) -> None:
+    """Apply kwok's Logs CRD (YAML, sent as is: server-side apply reads YAML) and wait."""
+    rest = Rest(server, token, ca_file)
+    name = "logs.kwok.x-k8s.io"
+    rest.request(
+        "PATCH",
+        rest.path("CustomResourceDefinition", None, name),
+        crd.read_bytes(),
+        "application/apply-patch+yaml",
+        {"fieldManager": "kdgd-bootstrap", "force": "true"},
+    )
+    wait_established(rest, name)
+
+
 def wait_established(rest: Rest, name: str) -> None:
     def established() -> bool:
         crd = rest.get("CustomResourceDefinition", name)

@@ -151,10 +151,8 @@ def kubeconfig(
     )
 
 
-def kwok_stages() -> list[Path]:
-    """kwok's own Stage files (node initialise and heartbeat, pods completed and deleted), read
-    from the module cache build.sh filled, plus ours (tests/realcluster/kwok-stages.yaml: pods
-    Ready, or in a failure state the kubelet reports, simulated)."""
+def kwok_module() -> Path:
+    """kwok's module folder in the module cache build.sh filled (its Stage files and CRDs)."""
     gomodcache = subprocess.run(
         ["go", "env", "GOMODCACHE"], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -165,7 +163,22 @@ def kwok_stages() -> list[Path]:
         text=True,
         check=True,
     ).stdout.strip()
-    stage = Path(gomodcache) / f"sigs.k8s.io/kwok@{version}" / "kustomize" / "stage"
+    return Path(gomodcache) / f"sigs.k8s.io/kwok@{version}"
+
+
+def kwok_logs_crd() -> Path:
+    """kwok's Logs CRD: a Logs object names the file kwok serves as a pod's container log."""
+    crd = kwok_module() / "kustomize" / "crd" / "bases" / "kwok.x-k8s.io_logs.yaml"
+    if not crd.is_file():
+        raise ControlPlaneError(f"kwok's Logs CRD missing from the module cache: {crd}")
+    return crd
+
+
+def kwok_stages() -> list[Path]:
+    """kwok's own Stage files (node initialise and heartbeat, pods completed and deleted), read
+    from the module cache build.sh filled, plus ours (tests/realcluster/kwok-stages.yaml: pods
+    Ready, or in a failure state the kubelet reports, simulated)."""
+    stage = kwok_module() / "kustomize" / "stage"
     ours = Path(__file__).with_name("kwok-stages.yaml")
     files = [
         stage / "node" / "fast" / "node-initialize.yaml",
@@ -319,6 +332,12 @@ def up(folder: Path, bindir: Path, gpu_nodes: int = 2) -> dict[str, float]:
             "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
             "--node-ip=127.0.0.1",
             "--cidr=10.1.0.0/16",
+            # kwok's kubelet API on loopback (a self-signed certificate, which the API server
+            # does not verify without --kubelet-certificate-authority): pods/log is proxied
+            # there and served from the file a Logs object names.
+            f"--server-address=127.0.0.1:{ports['kwok']}",
+            f"--node-port={ports['kwok']}",
+            "--enable-crds=Logs",
             *(f"--config={p}" for p in kwok_stages()),
         ],
     }
@@ -352,6 +371,11 @@ def up(folder: Path, bindir: Path, gpu_nodes: int = 2) -> dict[str, float]:
                     proc,
                     log,
                 )
+                from tests.realcluster import bootstrap
+
+                bootstrap.install_kwok_logs_crd(
+                    server, TOKENS["admin"], str(pki / "ca.crt"), kwok_logs_crd()
+                )  # before kwok starts watching Logs
             timings[name] = time.monotonic() - t
         env = {
             "KDGD_REAL_SERVER": server,

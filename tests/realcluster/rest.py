@@ -50,6 +50,7 @@ PATHS: dict[str, tuple[str, str]] = {
     "PodClique": ("grove.io/v1alpha1", "podcliques"),
     "PodCliqueScalingGroup": ("grove.io/v1alpha1", "podcliquescalinggroups"),
     "LeaderWorkerSet": ("leaderworkerset.x-k8s.io/v1", "leaderworkersets"),
+    "Logs": ("kwok.x-k8s.io/v1alpha1", "logs"),
 }
 CLUSTER_SCOPED = {
     "Namespace",
