@@ -40,6 +40,7 @@ Try:
   kubectl dgd rollout explain stuck-rollout
   kubectl dgd gpus
   kubectl dgd events crashloop
+  kubectl dgd logs healthy
 Ctrl-C stops the sandbox.
 """
 
@@ -62,7 +63,13 @@ def real(state: Path, bindir: Path, ready: threading.Event, stop: threading.Even
     from tests.realcluster.rest import Rest
 
     print(f"sandbox: real control plane (kube-apiserver and friends from {bindir})", flush=True)
-    controlplane.up(state, bindir)
+    every_log = state / "every-container.log"
+    every_log.write_text(
+        time.strftime("%Y-%m-%dT%H:%M:%S.000000000Z", time.gmtime())
+        + " stdout F sandbox: kwok serves this line as every container's log"
+        + " (no container runs here)\n"
+    )
+    controlplane.up(state, bindir, every_log=every_log)
     operator = None
     try:
         env = controlplane.State(state).read()

@@ -245,11 +245,28 @@ def _get(
         return int(e.code), e.read()
 
 
-def up(folder: Path, bindir: Path, gpu_nodes: int = 2) -> dict[str, float]:
+def up(
+    folder: Path, bindir: Path, gpu_nodes: int = 2, every_log: Path | None = None
+) -> dict[str, float]:
     """Start everything, wait until it serves, write kubeconfigs and env.json. Returns the
-    seconds each step took."""
+    seconds each step took. ``every_log``: a CRI log file kwok serves for every container that
+    no Logs object names (the sandbox's; tests name their own files)."""
     state = State(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    configs = kwok_stages()
+    if every_log is not None:
+        cluster_logs = folder / "kwok-cluster-logs.json"
+        cluster_logs.write_text(
+            json.dumps(
+                {
+                    "apiVersion": "kwok.x-k8s.io/v1alpha1",
+                    "kind": "ClusterLogs",
+                    "metadata": {"name": "every-container"},
+                    "spec": {"logs": [{"logsFile": str(every_log), "follow": True}]},
+                }
+            )
+        )
+        configs.append(cluster_logs)
     pki = folder / "pki"
     timings: dict[str, float] = {}
     t0 = time.monotonic()
@@ -338,7 +355,7 @@ def up(folder: Path, bindir: Path, gpu_nodes: int = 2) -> dict[str, float]:
             f"--server-address=127.0.0.1:{ports['kwok']}",
             f"--node-port={ports['kwok']}",
             "--enable-crds=Logs",
-            *(f"--config={p}" for p in kwok_stages()),
+            *(f"--config={p}" for p in configs),
         ],
     }
     pids: list[int] = []

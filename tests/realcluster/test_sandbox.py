@@ -107,6 +107,15 @@ def test_the_sandbox_on_the_real_control_plane_serves_the_readme_examples_and_st
             key = " ".join(args)
             got = _wait_for(kubeconfig, args, settled[key])
             assert normalized(got) == normalized(examples[key]), f"kubectl dgd {key}:\n{got}"
+        # container logs are real pods/log requests, which kwok answers from one file
+        logs = run_cli("logs", "healthy", env={**cli_env(), "KUBECONFIG": str(kubeconfig)})
+        assert logs.returncode == 0, logs.stderr
+        lines = logs.stdout.splitlines()
+        assert len(lines) == 2, lines  # the frontend's pod and the worker's
+        assert all(
+            line.endswith("serves this line as every container's log (no container runs here)")
+            for line in lines
+        ), lines
     finally:
         out = _stop(proc, tmp_path / "state")
     assert out.splitlines()[0].startswith("sandbox: real control plane")
