@@ -112,7 +112,7 @@ class ClusterGpus:
         return {
             "namespace": self.namespace,
             "nodes": [row.to_data() for row in self.rows],
-            "waiting": [use.to_data() for use in self.waiting],
+            "waiting": [{**use.to_data(), "resource": use.resource} for use in self.waiting],
             "total": self.totals().to_data(),
             "mig": {
                 resource.removeprefix("nvidia.com/mig-"): self.totals(resource).to_data()

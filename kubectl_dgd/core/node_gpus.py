@@ -47,6 +47,9 @@ class GraphUse:
     name: str
     gpus: int
     pods: int
+    # what ``gpus`` counts, whole GPUs or one MIG profile's slices: set for pods waiting (a
+    # node's row already names its resource)
+    resource: str = GPU_RESOURCE
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -265,8 +268,9 @@ def _charge(
 
 
 def waiting_for_gpus(pods: Iterable[Mapping[str, Any]]) -> list[GraphUse]:
-    """Live pods that want GPUs and are bound to no node yet (Pending), by namespace and graph."""
-    waiting: dict[tuple[str, str], list[int]] = {}
+    """Live pods that want GPUs and are bound to no node yet (Pending), by namespace, graph and
+    the GPU resource they ask for (whole GPUs, or one MIG profile's slices)."""
+    waiting: dict[tuple[str, str, str], list[int]] = {}
     for pod in pods:
         if _mapping(pod.get("spec")).get("nodeName") or not is_active(pod):
             continue
@@ -275,10 +279,11 @@ def waiting_for_gpus(pods: Iterable[Mapping[str, Any]]) -> list[GraphUse]:
             continue
         meta = _mapping(pod.get("metadata"))
         graph = str(_mapping(meta.get("labels")).get(GRAPH_LABEL) or "")
-        held = waiting.setdefault((str(meta.get("namespace") or ""), graph), [0, 0])
+        key = (str(meta.get("namespace") or ""), graph, pod_gpu_resource(pod))
+        held = waiting.setdefault(key, [0, 0])
         held[0] += gpus
         held[1] += 1
     return [
-        GraphUse(namespace, graph, gpus, count)
-        for (namespace, graph), (gpus, count) in sorted(waiting.items())
+        GraphUse(namespace, graph, gpus, count, resource)
+        for (namespace, graph, resource), (gpus, count) in sorted(waiting.items())
     ]

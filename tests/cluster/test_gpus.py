@@ -93,7 +93,15 @@ def test_pending_gpu_pods_are_counted_as_waiting_not_requested(apiserver: ApiSer
     result = dgd(apiserver, "gpus", "-o", "json")
     data = json.loads(result.stdout)
     assert data["total"]["requested"] == 12
-    assert data["waiting"] == [{"namespace": "dynamo", "name": "hungry", "gpus": 16, "pods": 2}]
+    assert data["waiting"] == [
+        {
+            "namespace": "dynamo",
+            "name": "hungry",
+            "gpus": 16,
+            "pods": 2,
+            "resource": "nvidia.com/gpu",
+        }
+    ]
     text = dgd(apiserver, "gpus").stdout
     assert "waiting: 2 pods of hungry want 16 GPUs and no node has them" in text
 
@@ -244,7 +252,9 @@ def test_gpus_lists_mig_slices_per_profile_with_memory(apiserver: ApiServer, col
         "free": 0,
         "mostFreeOnOneNode": 0,
     }
-    assert [(w["name"], w["pods"]) for w in data["waiting"]] == [("sliced", 1)]
+    assert [(w["name"], w["pods"], w["resource"]) for w in data["waiting"]] == [
+        ("sliced", 1, "nvidia.com/mig-3g.40gb")
+    ]
 
 
 def test_readme_shows_the_mig_cluster_as_recorded() -> None:
