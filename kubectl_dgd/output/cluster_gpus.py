@@ -71,8 +71,8 @@ def _summary(view: ClusterGpus) -> list[str]:
     for use in view.waiting:
         pods = f"{use.pods} pods" if use.pods != 1 else "1 pod"
         verb = "want" if use.pods != 1 else "wants"
-        mig = use.resource.startswith(MIG_PREFIX)
-        what = f"MIG {use.resource.removeprefix(MIG_PREFIX)} slice" if mig else "GPU"
+        sliced = use.resource.startswith(MIG_PREFIX)
+        what = f"MIG {use.resource.removeprefix(MIG_PREFIX)} slice" if sliced else "GPU"
         lines.append(
             f"waiting: {pods} of {_graph(use, view)} {verb} {use.gpus} "
             f"{what}{'s' if use.gpus != 1 else ''} and no node has them"
