@@ -149,9 +149,18 @@ class GraphNames:
     components: tuple[str, ...]
     uids: Mapping[str, str] = field(default_factory=dict)  # the tree's objects: uid -> component
     _patterns: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # other graphs of the namespace whose names start with this one's and a dash: their
+    # children's names start like this graph's (``my-graph-decode-worker-...`` is the graph
+    # ``my-graph-decode``'s component ``worker``'s, not ``my-graph``'s ``decode``'s)
+    longer: tuple[GraphNames, ...] = ()
 
     @staticmethod
-    def of(graph: Mapping[str, Any], objects: Iterable[Mapping[str, Any]] = ()) -> GraphNames:
+    def of(
+        graph: Mapping[str, Any],
+        objects: Iterable[Mapping[str, Any]] = (),
+        graphs: Iterable[Mapping[str, Any]] = (),
+    ) -> GraphNames:
+        """``graphs``: the namespace's graphs, when read."""
         meta = _get(graph, "metadata")
         name = str(meta.get("name") or "")
         spec = [c for c in _items(_get(graph, "spec").get("components")) if c.get("name")]
@@ -176,7 +185,12 @@ class GraphNames:
         if uid:
             uids[uid] = ""
         kind = str(graph.get("kind") or "DynamoGraphDeployment")
-        return GraphNames(kind, name, tuple(names), uids, tuple(patterns))
+        longer = tuple(
+            GraphNames.of(other)
+            for other in graphs
+            if str(_get(other, "metadata").get("name") or "").startswith(f"{name}-")
+        )
+        return GraphNames(kind, name, tuple(names), uids, tuple(patterns), longer)
 
     def component_of(self, involved: Mapping[str, Any]) -> str | None:
         kind, who = involved.get("kind"), str(involved.get("name") or "")
@@ -185,11 +199,25 @@ class GraphNames:
         if kind not in CHILD_KINDS:
             uid = str(involved.get("uid") or "")
             return self.uids.get(uid) if uid else None
+        uid = str(involved.get("uid") or "")
+        if uid not in self.uids and any(
+            other.component_of(involved) is not None for other in self.longer
+        ):
+            return None  # the longer name is the more specific match: the neighbour's
         for component, pattern in self._patterns:
             if pattern.fullmatch(who):
                 return component
-        uid = str(involved.get("uid") or "")
         return self.uids.get(uid) if uid else None
+
+    def by_name_only(self, involved: Mapping[str, Any]) -> bool:
+        """Whether the object is a child kind not in the tree whose name starts like this
+        graph's children: only the namespace's other graph names can tell whose it is."""
+        uid = str(involved.get("uid") or "")
+        return (
+            involved.get("kind") in CHILD_KINDS
+            and uid not in self.uids
+            and str(involved.get("name") or "").startswith(f"{self.name}-")
+        )
 
 
 def _items(value: Any) -> list[Mapping[str, Any]]:
@@ -203,11 +231,13 @@ def graph_events(
     now: datetime,
     warnings: list[str] | None = None,
     which: EventFilter | None = None,
+    graphs: Iterable[Mapping[str, Any]] = (),
 ) -> GraphEvents:
-    """``objects``: the tree's, when read (see the module docstring)."""
+    """``objects``: the tree's, when read (see the module docstring); ``graphs``: the
+    namespace's graphs, when read (needed only when ``names_to_settle`` says so)."""
     meta = _get(graph, "metadata")
     name, namespace = str(meta.get("name") or ""), str(meta.get("namespace") or "")
-    names = GraphNames.of(graph, objects or ())
+    names = GraphNames.of(graph, objects or (), graphs)
     keep = which or EventFilter()
     merged: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for event in events:
@@ -244,3 +274,14 @@ def graph_events(
     ]
     rows.sort(key=lambda row: (row.lastTimestamp or "", row.object))  # newest last
     return GraphEvents(name, namespace, rows, list(warnings or []))
+
+
+def names_to_settle(
+    graph: Mapping[str, Any],
+    events: Iterable[Mapping[str, Any]],
+    objects: Iterable[Mapping[str, Any]] | None,
+) -> bool:
+    """Whether some Event is about an object gone from the tree whose name could also be
+    another graph's child: then the namespace's graphs are worth one LIST."""
+    names = GraphNames.of(graph, objects or ())
+    return any(names.by_name_only(involved_object(event)) for event in events)

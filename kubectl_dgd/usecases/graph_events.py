@@ -1,7 +1,8 @@
 """``events NAME``: the Events of the graph and of every object below it.
 
 One GET, the tree's LISTs (usecases/tree.py: one per kind) to learn the children's uids, and one
-LIST of the namespace's Events: bounded, whatever the number of pods. Objects gone from the tree
+LIST of the namespace's Events: bounded, whatever the number of pods; plus one LIST of the
+namespace's graphs when an Event is about a gone object named like this graph's children. Objects gone from the tree
 are still recognised by the names the operator gives them (core/graph_events.py). ``--watch`` draws again on
 every change of the graph.
 """
@@ -12,8 +13,8 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.graph_events import EventFilter, GraphEvents, graph_events
-from kubectl_dgd.errors import NotFoundError
+from kubectl_dgd.core.graph_events import EventFilter, GraphEvents, graph_events, names_to_settle
+from kubectl_dgd.errors import ApiError, NotFoundError
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.tree import list_children
 from kubectl_dgd.usecases.watching import Screen, follow
@@ -21,6 +22,16 @@ from kubectl_dgd.usecases.watching import Screen, follow
 
 def namespace_events(cluster: GraphCluster, namespace: str) -> list[dict[str, Any]]:
     return cluster.list_objects("v1", "events", namespace)
+
+
+def namespace_graphs(cluster: GraphCluster, namespace: str) -> list[dict[str, Any]]:
+    """The namespace's graphs, which settle whose a gone object's Events are. An account that
+    may not list graphs keeps the name rule alone (a neighbour graph named like one of this
+    graph's component paths may then lend its Events: said in the README)."""
+    try:
+        return list(cluster.list_graphs(namespace).get("items") or [])
+    except (ApiError, NotFoundError):
+        return []
 
 
 def check_component(graph: dict[str, Any], which: EventFilter | None) -> None:
@@ -49,9 +60,14 @@ def _screen(
     found = list_children(cluster, str(meta.get("name")), namespace)
     # Events that cannot be read fail the command (exit 4): the list would be a false "none".
     events = namespace_events(cluster, namespace)
+    graphs = (
+        namespace_graphs(cluster, namespace)
+        if names_to_settle(graph, events, found.objects)
+        else []
+    )
 
     def at(moment: datetime, width: int = 0) -> GraphEvents:
-        return graph_events(graph, events, found.objects, moment, found.warnings, which)
+        return graph_events(graph, events, found.objects, moment, found.warnings, which, graphs)
 
     return Screen(at(now), at)
 

@@ -8,9 +8,15 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from kubectl_dgd.core.graph_events import EventFilter, GraphNames, involved_object
+from kubectl_dgd.core.graph_events import (
+    EventFilter,
+    GraphNames,
+    involved_object,
+    names_to_settle,
+)
 from kubectl_dgd.core.views import EventView, GraphName, LiveStatusView, event_view
 from kubectl_dgd.errors import ApiError
+from kubectl_dgd.usecases.graph_events import namespace_graphs
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.status import status_view
 from kubectl_dgd.usecases.watching import Screen, follow
@@ -69,9 +75,11 @@ def _graph_events(
     child it is about (None: the graph itself): one LIST of the namespace's Events; children
     known by kind and the names the operator gives them (core/graph_events.py)."""
     found = []
-    names = GraphNames.of(graph)
+    events = cluster.list_objects("v1", "events", namespace)
+    graphs = namespace_graphs(cluster, namespace) if names_to_settle(graph, events, None) else []
+    names = GraphNames.of(graph, (), graphs)
     keep = which or EventFilter()
-    for event in cluster.list_objects("v1", "events", namespace):
+    for event in events:
         involved = involved_object(event)
         component = names.component_of(involved)
         if component is None or not keep.keeps(str(event.get("type") or ""), component or None):

@@ -75,3 +75,46 @@ def test_a_replaced_crashing_pods_backoff_event_is_still_the_graphs(real_ns: Rea
     typo = real_ns.kdgd("events", GRAPH, "--for", "VllmWorkr")
     assert typo.returncode == 3
     assert "has no component VllmWorkr; its components: Frontend, VllmWorker" in typo.stderr
+
+
+def test_a_neighbour_graph_named_like_a_component_path_keeps_its_events(
+    real_ns: RealNamespace,
+) -> None:
+    # pair's component "decode" names its children pair-decode-...; so does the graph
+    # pair-decode, whose worker's children are pair-decode-worker-...
+    real_ns.create(
+        graph(
+            "pair",
+            component("Frontend", "frontend"),
+            component("decode", "worker", gpus=1),
+            namespace=real_ns.name,
+        )
+    )
+    real_ns.create(
+        graph("pair-decode", component("worker", "worker", gpus=1), namespace=real_ns.name)
+    )
+    real_ns.wait_ready("pair")
+    real_ns.wait_ready("pair-decode")
+    (neighbours,) = real_ns.rest.wait_for(
+        "the neighbour's worker pod", lambda: _pods(real_ns, "worker") or None, timeout=90
+    )
+    real_ns.rest.wait_for(
+        "an Event about it",
+        lambda: any(
+            (e.get("involvedObject") or {}).get("name") == neighbours
+            for e in real_ns.rest.list("Event", real_ns.name)
+        ),
+        timeout=90,
+    )
+
+    for who in ("admin", "dev"):
+        ours = real_ns.kdgd("events", "pair", "-o", "json", who=who)
+        assert ours.returncode == 0, ours.stderr
+        rows = json.loads(ours.stdout)["events"]
+        assert any(r["component"] == "decode" for r in rows), rows
+        assert not any("pair-decode-worker" in r["object"] for r in rows), rows
+        theirs = real_ns.kdgd("events", "pair-decode", "-o", "json", who=who)
+        assert any(r["object"] == f"Pod/{neighbours}" for r in json.loads(theirs.stdout)["events"])
+        status = real_ns.kdgd("status", "pair", "--events", who=who)
+        assert status.returncode == 0, status.stderr
+        assert "pair-decode-worker" not in status.stdout
