@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import platform
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -14,6 +14,7 @@ from kubectl_dgd.cli.flags import cluster_options, output_option
 
 if TYPE_CHECKING:
     from kubectl_dgd.adapters.kubeconfig import ConnectionSettings
+    from kubectl_dgd.usecases.ports import VersionedCluster
 
 
 def client_version() -> dict[str, str]:
@@ -63,7 +64,8 @@ def version(client: bool, output: str, conn: ConnectionSettings | None = None) -
         deps.print(VersionReport(mine), output)
         return
     try:
-        report = server_versions(deps.cluster(), mine)  # type: ignore[arg-type]
+        # the cluster adapter answers /version too (usecases/ports.py: VersionedCluster)
+        report = server_versions(cast("VersionedCluster", deps.cluster()), mine)
     except DgdError:
         deps.print(VersionReport(mine), output)  # the client part first, as kubectl's
         raise

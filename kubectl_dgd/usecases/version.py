@@ -33,10 +33,12 @@ def _deployments(cluster: VersionedCluster) -> tuple[list[OperatorDeployment], s
     found = []
     for item in items:
         meta = item.get("metadata") or {}
-        containers = ((item.get("spec") or {}).get("template") or {}).get("spec", {})
-        for container in containers.get("containers") or []:
-            image = str(container.get("image") or "") if isinstance(container, dict) else ""
-            if container.get("name") == "manager" and OPERATOR_IMAGE in image:
+        pod = ((item.get("spec") or {}).get("template") or {}).get("spec") or {}
+        for container in pod.get("containers") or []:
+            if not isinstance(container, dict) or container.get("name") != "manager":
+                continue
+            image = str(container.get("image") or "")
+            if OPERATOR_IMAGE in image:
                 tag = image_tag(image)
                 found.append(
                     OperatorDeployment(

@@ -65,3 +65,37 @@ def test_unreadable_operator_deployments_make_the_release_unknown_with_why(
         "(500"
     )
     assert lines[3] == "DGD API Versions: nvidia.com/v1beta1"  # all the test server serves
+
+
+def _operator(image: str, namespace: str = "dynamo-system") -> dict[str, object]:
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "dynamo-operator", "namespace": namespace},
+        "spec": {"template": {"spec": {"containers": [{"name": "manager", "image": image}]}}},
+    }
+
+
+def test_an_operator_image_without_a_release_tag_is_unknown_and_named(
+    apiserver: ApiServer,
+) -> None:
+    image = "nvcr.io/nvidia/ai-dynamo/kubernetes-operator:latest"
+    apiserver.seed(_operator(image))
+    done = run_cli("version", env=kubectl_env(apiserver))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[2] == (
+        f"Dynamo Operator: unknown (the operator image has no release tag: {image})"
+    )
+
+
+def test_the_first_operator_deployment_with_a_release_tag_gives_the_release(
+    apiserver: ApiServer,
+) -> None:
+    untagged = "registry.local/kubernetes-operator@sha256:" + "0" * 64
+    tagged = "nvcr.io/nvidia/ai-dynamo/kubernetes-operator:1.6.0"
+    apiserver.seed(_operator(untagged, "a-first"), _operator(tagged, "b-second"))
+    done = run_cli("version", "-o", "json", env=kubectl_env(apiserver))
+    operator = json.loads(done.stdout)["dynamoOperator"]
+    assert operator["release"] == "1.6.0"
+    assert operator["detectedFrom"] == f"the image {tagged} of Deployment b-second/dynamo-operator"
+    assert [d["release"] for d in operator["deployments"]] == [None, "1.6.0"]
