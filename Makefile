@@ -18,8 +18,10 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
-## demo: install and run the main jobs on manifests/examples/
-demo: $(VENV)/.installed
+## demo: install (quietly: its output only if it fails) and run the main jobs on manifests/examples/
+demo:
+	@$(MAKE) -q $(VENV)/.installed 2>/dev/null || echo "Installing kubectl-dgd into $(VENV) ..."
+	@bash scripts/quietly.sh "installing kubectl-dgd into $(VENV)" $(MAKE) --no-print-directory $(VENV)/.installed
 	@bash scripts/demo.sh $(BIN)
 
 ## test: the full check CI runs: lint, format, types, import contracts, tests

@@ -427,6 +427,11 @@ class Cluster:
             f"{what} not found (the {KIND} CRD is installed; check the name and -n)"
         )
 
+    def server_version(self) -> dict[str, Any]:
+        """The API server's ``/version`` (gitVersion, major, minor, platform...), as sent; any
+        account may read it (system:public-info-viewer), as ``kubectl version`` does."""
+        return self._json_object("GET", "/version", Target("get", "/version"))
+
     def crd_installed(self) -> bool:
         """Whether the API serves DGDs (discovery, asked at most once)."""
         if self._crd_installed is None:

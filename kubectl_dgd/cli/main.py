@@ -114,6 +114,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "kubectl_dgd.cli.doctor:doctor",
         "Check that the cluster is ready for Dynamo graphs, as Dynamo's pre-deployment check does.",
     ),
+    "version": (
+        "kubectl_dgd.cli.version:version",
+        "Print the versions of the plugin, the API server and the Dynamo operator.",
+    ),
     "completion": (
         "kubectl_dgd.cli.completion:completion",
         "Print the completion script of SHELL, for running kubectl-dgd directly.",

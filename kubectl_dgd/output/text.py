@@ -38,6 +38,7 @@ DRAWERS: dict[str, str] = {
     "kubectl_dgd.core.history.History": "kubectl_dgd.output.history:draw_history",
     "kubectl_dgd.usecases.undo_file.FileUndo": "kubectl_dgd.output.history:draw_file_undo",
     "kubectl_dgd.core.history.Reverted": "kubectl_dgd.output.history:draw_reverted",
+    "kubectl_dgd.core.version.VersionReport": "kubectl_dgd.output.version:draw_version",
 }
 
 

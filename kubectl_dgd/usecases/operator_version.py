@@ -1,4 +1,5 @@
-"""Which operator release a cluster runs, for ``validate --live``.
+"""Which operator release a cluster runs, for ``validate --live`` (and, with the exact release
+and the reason when unknown, ``version``: usecases/version.py).
 
 First the operator's image tag (the chart appVersion by default), else the newest
 ``nvidia.com/dynamo-operator-origin-version`` stamped on the graphs being checked or on the
@@ -21,22 +22,29 @@ from kubectl_dgd.core.runtime_version import image_tag
 from kubectl_dgd.errors import DgdError
 from kubectl_dgd.usecases.ports import GraphCluster
 
+# What the operator Deployment's manager container runs (the platform chart's image).
+OPERATOR_IMAGE = "kubernetes-operator"
 
-def _origin(graphs: Iterable[dict[str, Any]]) -> str | None:
+
+def newest_origin(graphs: Iterable[dict[str, Any]]) -> str | None:
+    """The newest ``nvidia.com/dynamo-operator-origin-version`` on the graphs, as written."""
     found = [
-        release
+        text
         for graph in graphs
-        if (
-            release := release_of(
-                str(
-                    ((graph.get("metadata") or {}).get("annotations") or {}).get(
-                        ORIGIN_VERSION_ANNOTATION, ""
-                    )
+        if release_of(
+            text := str(
+                ((graph.get("metadata") or {}).get("annotations") or {}).get(
+                    ORIGIN_VERSION_ANNOTATION, ""
                 )
-            )
+            ).strip()
         )
     ]
-    return max(found, key=version_key) if found else None
+    return max(found, key=lambda text: version_key(str(release_of(text)))) if found else None
+
+
+def _origin(graphs: Iterable[dict[str, Any]]) -> str | None:
+    newest = newest_origin(graphs)
+    return release_of(newest) if newest else None
 
 
 def detect(cluster: GraphCluster, graphs: list[dict[str, Any]] | None = None) -> tuple[str, str]:

@@ -102,3 +102,11 @@ class GraphCluster(Protocol):
         """The names of one kind's objects in ``namespace``, nothing else (for Secrets: never
         their data). Errors as ``list_objects``."""
         ...
+
+
+class VersionedCluster(GraphCluster, Protocol):
+    """A cluster that also says its API server's version (``version``)."""
+
+    def server_version(self) -> dict[str, Any]:
+        """The API server's ``/version`` document, as it answered."""
+        ...

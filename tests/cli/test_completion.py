@@ -33,6 +33,11 @@ def test_flags_and_choices_complete_from_the_command_tree() -> None:
     assert sorted(_complete("rollout", "")[0]) == ["explain", "status"]
 
 
+def test_version_and_its_client_flag_complete() -> None:
+    assert _complete("vers") == (["version"], ":4")
+    assert _complete("version", "--cl")[0][0] == "--client"
+
+
 def test_template_formats_complete_up_to_their_equals_sign_without_a_space() -> None:
     assert _complete("status", "-o", "custom") == (
         ["custom-columns=", "custom-columns-file="],
