@@ -73,6 +73,8 @@ class NodeGpus:
     used_by: list[GraphUse] = field(default_factory=list)
     resource: str = GPU_RESOURCE  # or one MIG profile's nvidia.com/mig-*
     memory_mib: int | None = None  # per GPU (per slice for a MIG profile), when labelled
+    labels: Mapping[str, str] = field(default_factory=dict)  # which pods may run here
+    taints: list[Mapping[str, Any]] = field(default_factory=list)
 
     @property
     def free(self) -> int:
@@ -228,6 +230,8 @@ def node_gpu_usage(
                 schedulable=not _mapping(node.get("spec")).get("unschedulable"),
                 resource=offered,
                 memory_mib=_memory(labels, offered),
+                labels={str(k): str(v) for k, v in labels.items()},
+                taints=[_mapping(t) for t in _mapping(node.get("spec")).get("taints") or [] if t],
             )
     offered_here: dict[str, list[str]] = {}
     for node_name, offered in by_name:

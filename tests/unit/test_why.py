@@ -486,3 +486,34 @@ def test_gpus_freed_since_the_scheduler_tried() -> None:
     (finding,) = run([p], nodes=[gpu_node("a", 4)], node_pods=[p]).findings
     assert "the most free on any node is 4" in finding.message
     assert finding.action.startswith("A node has the GPUs free now")
+
+
+def test_gpu_finding_counts_only_the_nodes_the_pod_may_run_on() -> None:
+    # a free 8-GPU node the pod's selector excludes, and one tainted for others: no help
+    spec = {"nodeSelector": {"pool": "llm"}}
+    p = pod("p-0", "prefill", gpus=4, scheduled=GPU_MESSAGE, spec=spec)
+    ours, free, tainted = gpu_node("ours", 4), gpu_node("free", 8), gpu_node("tainted", 8)
+    ours["metadata"]["labels"]["pool"] = "llm"
+    tainted["metadata"]["labels"]["pool"] = "llm"
+    tainted["spec"] = {"taints": [{"key": "team", "value": "b", "effect": "NoSchedule"}]}
+    busy = pod("q-0", "prefill", gpus=2, node="ours")
+    (finding,) = run([p], nodes=[ours, free, tainted], node_pods=[p, busy]).findings
+    assert finding.message == (
+        "1 pod needs 4 GPUs on one node; the most free on any node it may run on is 2 (2 free of "
+        "4 on the 1 node its nodeSelector, affinity and tolerations allow; 2 more GPU nodes are "
+        "ruled out)."
+    )
+    assert finding.details[1:] == ["  ours: 2 of 4 H100"]
+    assert "Free 2 more GPUs on one node" in finding.action
+
+
+def test_gpu_finding_when_no_gpu_node_passes_the_pods_filters() -> None:
+    spec = {"nodeSelector": {"pool": "llm"}}
+    p = pod("p-0", "prefill", gpus=1, scheduled=GPU_MESSAGE, spec=spec)
+    (finding,) = run([p], nodes=[gpu_node("free", 8)], node_pods=[p]).findings
+    assert "No node it may run on has 1 GPU" in finding.message
+    assert finding.details == [
+        "No node that offers nvidia.com/gpu passes prefill's nodeSelector, affinity and "
+        "tolerations."
+    ]
+    assert finding.action.startswith("Fix prefill's nodeSelector, affinity or tolerations")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kubectl_dgd.core.graph import items, mapping, read_graph
+from kubectl_dgd.core.node_fit import may_run_on
 from kubectl_dgd.core.node_gpus import (
     GPU_RESOURCE,
     MIG_PREFIX,
@@ -140,7 +141,7 @@ class _Diagnosis:
         product = str(mapping(spec.get("nodeSelector")).get(PRODUCT_LABEL) or "")
         key = (component, INSUFFICIENT_GPU, str(need) if resource == GPU_RESOURCE else resource)
         if key not in self.findings:
-            tail, details, action = self.gpu_words(component, need, product, resource)
+            tail, details, action = self.gpu_words(component, need, product, resource, spec)
             if "," in scheduler.split(":", 1)[-1]:  # other nodes were ruled out for other causes
                 details = [f"The scheduler: {scheduler}", *details]
             self.gpu_tails[key] = (tail, details, action)
@@ -150,10 +151,16 @@ class _Diagnosis:
         found.message = ("1 pod needs " if count == 1 else f"{count} pods need ") + tail
 
     def gpu_words(
-        self, component: str, need: int, product: str, resource: str = GPU_RESOURCE
+        self,
+        component: str,
+        need: int,
+        product: str,
+        resource: str = GPU_RESOURCE,
+        spec: Mapping[str, Any] | None = None,
     ) -> tuple[str, list[str], str]:
         """The GPU finding's message (after "N pods need"), node lines and action; a MIG
-        profile's figures are its slices on the nodes that offer it."""
+        profile's figures are its slices on the nodes that offer it. With the pod's ``spec``,
+        only the nodes its nodeSelector, required affinity and tolerations allow count."""
         mig = resource.removeprefix(MIG_PREFIX) if is_mig(resource) else None
 
         def _gpus(count: int) -> str:
@@ -174,13 +181,29 @@ class _Diagnosis:
             for n in self.usage
             if n.resource == resource and n.allocatable and (not product or n.product == product)
         ]
+        offered = len(nodes)
+        if spec is not None:
+            nodes = [n for n in nodes if may_run_on(spec, n.labels, n.taints)]
+        ruled_out = offered - len(nodes)
         usable = [n for n in nodes if n.schedulable]
         most = max((n.free for n in usable), default=0)
         biggest = max((n.allocatable for n in usable), default=0)
         total_free = sum(n.free for n in usable)
-        message += f"; the most free on any node is {most}"
-        message += f" ({total_free} free of {sum(n.allocatable for n in nodes)} in the cluster)."
-        if biggest < need:
+        allocatable = sum(n.allocatable for n in nodes)
+        if ruled_out:
+            allowed = f"{len(nodes)} node{'s' if len(nodes) != 1 else ''}"
+            message += f"; the most free on any node it may run on is {most} ({total_free} free"
+            message += f" of {allocatable} on the {allowed} its nodeSelector, affinity and"
+            message += f" tolerations allow; {ruled_out} more GPU node"
+            message += f"{'s are' if ruled_out != 1 else ' is'} ruled out)."
+        else:
+            message += f"; the most free on any node is {most}"
+            message += f" ({total_free} free of {allocatable} in the cluster)."
+        if biggest < need and ruled_out:
+            message += (
+                f" No node it may run on has {need} {_gpus(need)} (the largest has {biggest})."
+            )
+        elif biggest < need:
             message += f" No node has {need} {_gpus(need)} at all (the largest has {biggest})."
             action = (
                 f"Add a node with at least {need} {_gpus(need)}, or give {component} fewer per pod."
@@ -212,7 +235,16 @@ class _Diagnosis:
             details.append(f"  {node.name}: {node.free} of {node.allocatable}{product_note}{note}")
         if len(ranked) > MAX_NODES_SHOWN:
             details.append(f"  … and {len(ranked) - MAX_NODES_SHOWN} more GPU nodes")
-        if not nodes:
+        if not nodes and ruled_out:
+            details = [
+                f"No node that offers {resource} passes {component}'s nodeSelector, affinity "
+                "and tolerations."
+            ]
+            action = (
+                f"Fix {component}'s nodeSelector, affinity or tolerations, or label (or untaint) "
+                "the GPU nodes meant for it."
+            )
+        elif not nodes:
             details = [
                 f"No node offers {resource}"
                 + (f" with {PRODUCT_LABEL}={product}." if product else ".")
