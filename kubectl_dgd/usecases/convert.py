@@ -31,9 +31,10 @@ from kubectl_dgd.core.findings import Finding
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.pipeline import validate_object
-from kubectl_dgd.errors import InputError, RefusedError
+from kubectl_dgd.errors import InputError, NoGraphError, RefusedError
+from kubectl_dgd.model.kinds import is_dgd_kind
 from kubectl_dgd.output.serialize import to_json
-from kubectl_dgd.usecases.validate import refuse_unserved
+from kubectl_dgd.usecases.validate import inputs_named, refuse_unserved, unpack
 
 _BOM = b"\xef\xbb\xbf"
 # Findings only a v1alpha1 object can have: the version's deprecation and the ignored fields the
@@ -79,9 +80,13 @@ def _convert(raw: bytes, path: str, schemas: CrdSchemas, profile: Profile) -> Co
     documents = parse_manifest(text, path)
     conversions: dict[int, Conversion] = {}
     result = ConvertResult(text="")
+    graphs = others = 0
     for document in documents:
         _refuse_listed(document, path)
         refuse_unserved(document.data, path, document.line)
+        objects = unpack(document)
+        graphs += sum(1 for obj, _, _ in objects if is_dgd_kind(obj))
+        others += sum(1 for obj, _, _ in objects if not is_dgd_kind(obj))
         if not is_alpha(document.data) or document.data.get("kind") != "DynamoGraphDeployment":
             continue
         conversion = alpha_to_beta(document.data)
@@ -101,6 +106,8 @@ def _convert(raw: bytes, path: str, schemas: CrdSchemas, profile: Profile) -> Co
         conversions[document.position] = conversion
         result.converted.append(name)
         result.notes.extend(f"{name}: {note}" for note in conversion.dropped)
+    if not graphs:  # nothing to convert because the file holds no graph at all: say so
+        raise NoGraphError(inputs_named([path]), 1, others)
     new_data = [
         conversions[d.position].obj if d.position in conversions else d.data
         for d in documents

@@ -15,9 +15,9 @@ from kubectl_dgd.adapters.yamlload import (
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.render import RenderedObject, render_graph
 from kubectl_dgd.core.views import RenderedList
-from kubectl_dgd.errors import InputError
+from kubectl_dgd.errors import InputError, NoGraphError
 from kubectl_dgd.model.kinds import is_dgd
-from kubectl_dgd.usecases.validate import refuse_unserved, unpack
+from kubectl_dgd.usecases.validate import inputs_named, refuse_unserved, unpack
 
 # A file this large is read twice: once for its faults, then document by document as its
 # graphs render, instead of holding all its documents at once.
@@ -32,19 +32,21 @@ def render_paths(paths: list[str], profile: Profile) -> RenderedList:
 def rendered(paths: list[str], profile: Profile) -> Iterator[RenderedObject]:
     """The children of ``render_paths`` one graph at a time; raises, at the same input and
     with the same error, where ``render_paths`` would."""
-    graphs = 0
+    graphs = files = others = 0
     for path in expand_paths(paths):
+        files += 1
         for document in _documents(path):
             for obj, _, line in unpack(document):
                 refuse_unserved(obj, path, line)
                 if not is_dgd(obj):
+                    others += 1
                     continue
                 if not isinstance(obj.get("metadata"), dict) or not obj["metadata"].get("name"):
                     raise InputError("DynamoGraphDeployment without metadata.name", path, line)
                 graphs += 1
                 yield from render_graph(obj, profile)
     if not graphs:
-        raise InputError("no DynamoGraphDeployment found", ", ".join(paths))
+        raise NoGraphError(inputs_named(paths), files, others)
 
 
 def _documents(path: str) -> Iterable[Document]:

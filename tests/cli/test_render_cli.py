@@ -90,12 +90,13 @@ def test_multinode_without_leaderworkerset_fails_like_the_operator() -> None:
     assert "no multinode orchestrator available" in result.stderr
 
 
-def test_a_file_without_graphs_is_an_input_error(tmp_path: Path) -> None:
+def test_a_file_without_graphs_is_not_found(tmp_path: Path) -> None:
     (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
     result = run_cli("render", "-f", "cm.yaml", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (
-        2,
-        "error: cm.yaml: no DynamoGraphDeployment found\n",
+    assert (result.returncode, result.stdout, result.stderr) == (
+        3,
+        "",
+        "error: no DynamoGraphDeployment in cm.yaml (1 file read, 1 other object)\n",
     )
 
 
