@@ -107,6 +107,15 @@ def validate_documents(
     return report
 
 
+def is_restart_on_create(finding: Finding) -> bool:
+    """The CRD's create-only rule on spec.restart, and the lint warning saying the same. A file
+    cannot tell whether its graph exists, and a restart requested in Git (restart -f) is the
+    GitOps way: the Argo CD plugin warns and ``render`` renders (the graph exists by then)."""
+    if finding.layer == "lint" and finding.code == "restart-on-create":
+        return True
+    return finding.layer == "cel" and finding.path == "spec" and "spec.restart" in finding.message
+
+
 def _metadata(obj: dict[str, Any]) -> dict[str, Any]:
     meta = obj.get("metadata")
     return meta if isinstance(meta, dict) else {}
