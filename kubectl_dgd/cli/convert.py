@@ -55,14 +55,19 @@ def convert(path: str, in_place: bool, output: Printer | None) -> None:
     from kubectl_dgd.core.profile import Profile
     from kubectl_dgd.errors import UsageError
     from kubectl_dgd.output.fit import wrapped
-    from kubectl_dgd.usecases.convert import convert_file
+    from kubectl_dgd.usecases.convert import NotConverted, convert_file
 
     if in_place and output is not None:
         raise UsageError("--in-place rewrites the file in its own format; drop -o")
     if in_place and is_stream_path(path):  # /dev/stdin names the file the shell redirected
         raise UsageError("--in-place needs a file, not standard input")
     deps = current_deps()
-    result = convert_file(path, bundled_schemas(), Profile(), in_place=in_place)
+    try:
+        result = convert_file(path, bundled_schemas(), Profile(), in_place=in_place)
+    except NotConverted as refused:  # every blocker on its own line, then the refusal
+        for line in refused.blockers:
+            deps.warn(line)
+        raise
     width = deps.terminal_width()
 
     def say(line: str) -> None:  # what convert tells the user, wrapped to the terminal
