@@ -41,8 +41,9 @@ def convert(path: str, in_place: bool, output: Printer | None) -> None:
     A graph is refused, with the file unchanged, when v1beta1 has no place for one of its
     fields (spec.pvcs, service ingress, labels or annotations, ...) or when its v1beta1 form
     would get a different verdict than the original. dynamoNamespace and autoscaling, which
-    the operator ignores, are dropped with a note on stderr. Exit 0 done, 1 refused, 2 bad
-    input.
+    the operator ignores, are dropped with a note on stderr; every blocker of a refused graph
+    is listed, each at its line. Exit 0 done (or nothing to convert), 1 refused, 2 bad input,
+    3 no graph in FILE at all.
 
     \b
     Examples:
