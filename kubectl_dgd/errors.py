@@ -48,6 +48,16 @@ class NotFoundError(DgdError):
     exit_code = Exit.NOT_FOUND
 
 
+class NoGraphError(NotFoundError):
+    """Readable input holding no DynamoGraphDeployment: what the command works on is not there
+    (not malformed input, so not exit 2; not success, so a wrong path does not pass CI)."""
+
+    def __init__(self, where: str, files: int, others: int) -> None:
+        read = f"{files} file{'' if files == 1 else 's'} read"
+        other = f"{others} other object{'' if others == 1 else 's'}"
+        super().__init__(f"no DynamoGraphDeployment in {where} ({read}, {other})")
+
+
 class ApiError(DgdError):
     """The API server refused the request or could not be reached."""
 

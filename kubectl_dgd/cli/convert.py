@@ -41,8 +41,9 @@ def convert(path: str, in_place: bool, output: Printer | None) -> None:
     A graph is refused, with the file unchanged, when v1beta1 has no place for one of its
     fields (spec.pvcs, service ingress, labels or annotations, ...) or when its v1beta1 form
     would get a different verdict than the original. dynamoNamespace and autoscaling, which
-    the operator ignores, are dropped with a note on stderr. Exit 0 done, 1 refused, 2 bad
-    input.
+    the operator ignores, are dropped with a note on stderr; every blocker of a refused graph
+    is listed, each at its line. Exit 0 done (or nothing to convert), 1 refused, 2 bad input,
+    3 no graph in FILE at all.
 
     \b
     Examples:
@@ -55,14 +56,19 @@ def convert(path: str, in_place: bool, output: Printer | None) -> None:
     from kubectl_dgd.core.profile import Profile
     from kubectl_dgd.errors import UsageError
     from kubectl_dgd.output.fit import wrapped
-    from kubectl_dgd.usecases.convert import convert_file
+    from kubectl_dgd.usecases.convert import NotConverted, convert_file
 
     if in_place and output is not None:
         raise UsageError("--in-place rewrites the file in its own format; drop -o")
     if in_place and is_stream_path(path):  # /dev/stdin names the file the shell redirected
         raise UsageError("--in-place needs a file, not standard input")
     deps = current_deps()
-    result = convert_file(path, bundled_schemas(), Profile(), in_place=in_place)
+    try:
+        result = convert_file(path, bundled_schemas(), Profile(), in_place=in_place)
+    except NotConverted as refused:  # every blocker on its own line, then the refusal
+        for line in refused.blockers:
+            deps.warn(line)
+        raise
     width = deps.terminal_width()
 
     def say(line: str) -> None:  # what convert tells the user, wrapped to the terminal

@@ -70,7 +70,7 @@ def diff(
 
     Exit codes, as kubectl diff: 0 no differences; 1 differences found (a graph not in the
     cluster is one: all its fields are added); 2 bad flags or unreadable input; 3 the CRD is
-    not installed; 4 the API server refused or could not be reached; 130 interrupted.
+    not installed, or the files hold no graph; 4 the API server refused or could not be reached; 130 interrupted.
 
     \b
     Examples:

@@ -28,8 +28,10 @@ def render(
     Both: scaling adapters, model Services, GPU memory service claim templates. Worker names
     carry a worker hash computed offline (marked as a preview). What the operator injects
     that cannot be known offline is listed in the kubectl-dgd.nvidia.com/not-shown annotation.
-    Documents that are not graphs are ignored. Exit 0 ok, 1 the operator would fail to
-    reconcile, 2 bad input.
+    Documents that are not graphs are ignored. A graph admission would reject (the error
+    findings of validate) is not rendered: its findings go to stderr, nothing to stdout, exit
+    1, as the operator never creates children for it. Exit 0 ok, 1 rejected or the operator
+    would fail to reconcile, 2 bad input, 3 no graph in the inputs.
 
     \b
     Examples:
@@ -46,8 +48,17 @@ def render(
     # reaches stdout once every graph has rendered, so a failing one leaves stdout empty.
     from kubectl_dgd.adapters.spool import TextSpool
     from kubectl_dgd.output.render import write_rendered
-    from kubectl_dgd.usecases.render import rendered
+    from kubectl_dgd.usecases.render import RejectedGraphs, rendered
 
-    with TextSpool() as spool:
-        write_rendered(rendered(inputs, profile), output, spool.write)
-        spool.copy_to(current_deps().stdout)
+    deps = current_deps()
+    try:
+        with TextSpool() as spool:
+            write_rendered(rendered(inputs, profile), output, spool.write)
+            spool.copy_to(deps.stdout)
+    except RejectedGraphs as rejected:  # validate's lines for what admission rejects, then why
+        from kubectl_dgd.output.findings import finding_line, sorted_findings
+
+        for item in rejected.report.items:
+            for finding in sorted_findings(item.findings):
+                deps.warn(finding_line(item.source, finding))
+        raise

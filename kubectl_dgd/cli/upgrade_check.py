@@ -71,7 +71,8 @@ def upgrade_check(
     deprecates or drops (unknown to its CRD: pruned on the next write). Graphs come from
     files (-f), one live graph (NAME), the namespace's graphs (no argument) or every
     namespace's (-A). Exit 0 when nothing would break, 1 when a graph's next update would be
-    refused or a field dropped, 2 for bad input, 3 when NAME is not found, 4 for an API error.
+    refused or a field dropped, 2 for bad input, 3 when NAME is not found or the files hold no
+    graph, 4 for an API error.
 
     \b
     Examples:

@@ -39,6 +39,11 @@ if TYPE_CHECKING:
     help="Validate against this CRD instead of the bundled one.",
 )
 @click.option("--strict", is_flag=True, help="Unknown fields are errors, not warnings.")
+@click.option(
+    "--allow-no-graph",
+    is_flag=True,
+    help="Exit 0, not 3, when the inputs hold no graph (a pre-commit hook sees every YAML file).",
+)
 @output_option(["text", "json", "junit", "tap", "sarif", "github", *TEMPLATE_FORMATS], "text")
 @click.option("--live", is_flag=True, help="Check against the live objects and the cluster's CRD.")
 @click.option("--server-dry-run", is_flag=True, help="With --live: also submit with dryRun=All.")
@@ -51,6 +56,7 @@ def validate(
     old_path: str | None,
     crd_path: str | None,
     strict: bool,
+    allow_no_graph: bool,
     output: Printer,
     profile: Profile,
     live: bool = False,
@@ -61,7 +67,8 @@ def validate(
 
     PATHS are files or directories (searched recursively for *.yaml, *.yml, *.json); - reads
     standard input. Every finding is tagged with its layer: schema, cel, webhook or lint.
-    Exit 0 when there are no errors, 1 when there are, 2 for unreadable input.
+    Exit 0 when there are no errors, 1 when there are, 2 for unreadable input, 3 when the
+    inputs hold no graph at all.
 
     \b
     Examples:
@@ -72,7 +79,7 @@ def validate(
     """
     from kubectl_dgd.adapters.crdfile import bundled_schemas, schemas_from_file
     from kubectl_dgd.errors import UsageError
-    from kubectl_dgd.usecases.validate import load_old, validate_paths
+    from kubectl_dgd.usecases.validate import load_old, refuse_no_graph, validate_paths
 
     deps = current_deps()
     inputs = list(paths) + list(filenames)
@@ -107,6 +114,8 @@ def validate(
             schemas_from_file(crd_path) if crd_path else bundled_schemas(profile.operator_version)
         )
         report = validate_paths(inputs, schemas, profile, old=old)
+    if not allow_no_graph:
+        refuse_no_graph(inputs, report)
     if output.for_people:  # the other formats carry them; text shows them where errors go
         for err in report.input_errors:
             deps.warn(f"error: {err}")

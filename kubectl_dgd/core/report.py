@@ -56,6 +56,7 @@ class ValidationReport:
     items: list[ItemReport] = field(default_factory=list)
     input_errors: list[InputError] = field(default_factory=list)
     summary: Summary = field(default_factory=Summary)
+    files_read: int = 0  # for the no-graph message only; not part of the printed report
 
     @property
     def ok(self) -> bool:

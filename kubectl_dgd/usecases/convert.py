@@ -28,12 +28,16 @@ from kubectl_dgd.adapters.yamlload import (
 from kubectl_dgd.adapters.yamlrewrite import SourceOf, replace_documents
 from kubectl_dgd.core.convert import Conversion, alpha_to_beta, is_alpha
 from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.paths import line_for
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.pipeline import validate_object
-from kubectl_dgd.errors import InputError, RefusedError
+from kubectl_dgd.core.validate.webhook_alpha import line_path
+from kubectl_dgd.core.wording import plural
+from kubectl_dgd.errors import InputError, NoGraphError, RefusedError
+from kubectl_dgd.model.kinds import is_dgd_kind
 from kubectl_dgd.output.serialize import to_json
-from kubectl_dgd.usecases.validate import refuse_unserved
+from kubectl_dgd.usecases.validate import inputs_named, refuse_unserved, unpack
 
 _BOM = b"\xef\xbb\xbf"
 # Findings only a v1alpha1 object can have: the version's deprecation and the ignored fields the
@@ -79,28 +83,37 @@ def _convert(raw: bytes, path: str, schemas: CrdSchemas, profile: Profile) -> Co
     documents = parse_manifest(text, path)
     conversions: dict[int, Conversion] = {}
     result = ConvertResult(text="")
+    refused: list[tuple[str, list[str]]] = []  # each refused graph and its blockers
+    graphs = others = 0
     for document in documents:
         _refuse_listed(document, path)
         refuse_unserved(document.data, path, document.line)
+        objects = unpack(document)
+        graphs += sum(1 for obj, _, _ in objects if is_dgd_kind(obj))
+        others += sum(1 for obj, _, _ in objects if not is_dgd_kind(obj))
         if not is_alpha(document.data) or document.data.get("kind") != "DynamoGraphDeployment":
             continue
         conversion = alpha_to_beta(document.data)
         name = _name(document.data)
-        if conversion.lossy:
-            more = f" (and {len(conversion.lossy) - 1} more)" if len(conversion.lossy) > 1 else ""
-            raise RefusedError(
-                f"{path}:{document.line}: {name}: not converted, the file is unchanged: "
-                f"{conversion.lossy[0]}{more}"
-            )
-        difference = verdict_difference(document.data, conversion.obj, schemas, profile)
-        if difference is not None:
-            raise RefusedError(
-                f"{path}:{document.line}: {name}: not converted, the file is unchanged: as "
-                f"v1beta1 it would be judged differently: {difference}"
-            )
+        blockers = [_lossy_line(reason, document, path) for reason in conversion.lossy]
+        if not blockers:  # a graph that cannot be carried over is not judged again
+            blockers = [
+                f"{path}:{line_for(document.lines, where, document.line)}: {finding.path or 'spec'}: "
+                f"as v1beta1 it would be judged differently: {_described(finding)}"
+                for finding, where in verdict_differences(
+                    document.data, conversion, schemas, profile
+                )
+            ]
+        if blockers:
+            refused.append((f"{path}:{document.line}: {name}", blockers))
+            continue
         conversions[document.position] = conversion
         result.converted.append(name)
         result.notes.extend(f"{name}: {note}" for note in conversion.dropped)
+    if not graphs:  # nothing to convert because the file holds no graph at all: say so
+        raise NoGraphError(inputs_named([path]), 1, others)
+    if refused:
+        raise NotConverted(path, refused)
     new_data = [
         conversions[d.position].obj if d.position in conversions else d.data
         for d in documents
@@ -119,15 +132,47 @@ def _convert(raw: bytes, path: str, schemas: CrdSchemas, profile: Profile) -> Co
     return result
 
 
-def verdict_difference(
-    alpha: dict[str, Any], beta: dict[str, Any], schemas: CrdSchemas, profile: Profile
-) -> str | None:
-    """The first finding one form gets and the other does not (paths aside), or None."""
-    before = Counter(_comparable(validate_object(alpha, schemas, profile)))
-    after = Counter(_comparable(validate_object(beta, schemas, profile)))
-    for finding in sorted((before - after) + (after - before)):
-        return f"{finding[2]} ({finding[0]}, {finding[1]})"
-    return None
+class NotConverted(RefusedError):
+    """Graphs convert refuses, each with every blocker as ``FILE:LINE: PATH: REASON``."""
+
+    def __init__(self, path: str, refused: list[tuple[str, list[str]]]) -> None:
+        self.blockers = [line for _, lines in refused for line in lines]
+        count = plural(len(self.blockers), "blocker")
+        where = refused[0][0] if len(refused) == 1 else f"{path}: {len(refused)} graphs"
+        super().__init__(f"{where}: not converted, the file is unchanged: {count} above")
+
+
+def _lossy_line(reason: str, document: Document, path: str) -> str:
+    """A field the conversion cannot carry, at the line of that field ("PATH: why")."""
+    field_path = reason.partition(": ")[0]
+    return f"{path}:{line_for(document.lines, line_path(field_path), document.line)}: {reason}"
+
+
+def _described(finding: Finding) -> str:
+    return f"{finding.message} ({finding.severity}, {finding.layer}/{finding.code})"
+
+
+def verdict_differences(
+    alpha: dict[str, Any], conversion: Conversion, schemas: CrdSchemas, profile: Profile
+) -> list[tuple[Finding, str]]:
+    """Every finding one form gets and the other does not (paths aside), in order, with the
+    path of the v1alpha1 document to take its line from."""
+    before = validate_object(alpha, schemas, profile)
+    after = validate_object(conversion.obj, schemas, profile)
+    extra = (Counter(_comparable(before)) - Counter(_comparable(after))) + (
+        Counter(_comparable(after)) - Counter(_comparable(before))
+    )
+    found: list[tuple[Finding, str]] = []
+    for finding, alpha_side in [(f, True) for f in before] + [(f, False) for f in after]:
+        key = (finding.severity, finding.code, finding.message)
+        if finding.code in ALPHA_ONLY_CODES or extra[key] <= 0:
+            continue
+        extra[key] -= 1
+        where = finding.where or finding.path
+        if not alpha_side:
+            where = conversion.alpha_path(finding.path) or finding.path
+        found.append((finding, line_path(where)))
+    return sorted(found, key=lambda pair: (pair[0].path, pair[0].message))
 
 
 def comparable_findings(findings: list[Finding]) -> list[tuple[str, str, str]]:

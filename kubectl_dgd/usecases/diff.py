@@ -24,10 +24,10 @@ from kubectl_dgd.core.profile import Profile, decide_provider
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.core.validate.defaults import apply_defaults
 from kubectl_dgd.core.views import DiffList, FieldChange, GraphDiff
-from kubectl_dgd.errors import InputError, NotFoundError
+from kubectl_dgd.errors import InputError, NoGraphError, NotFoundError
 from kubectl_dgd.model.kinds import CRD_MISSING, is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
-from kubectl_dgd.usecases.validate import as_beta, refuse_unserved, unpack
+from kubectl_dgd.usecases.validate import as_beta, inputs_named, refuse_unserved, unpack
 
 # Written by the API server or the operator, never by the user's file.
 SERVER_METADATA = (
@@ -236,19 +236,25 @@ def graphs_in_paths(paths: list[str], recursive: bool = False) -> list[dict[str,
     converted as the operator stores them. A directory's files without a DGD are skipped (a
     kustomization, a ConfigMap); a named file without one, or no DGD at all, is an error."""
     graphs: list[dict[str, Any]] = []
+    files = others = 0
     for path in expand_paths(paths, recursive=recursive):
         found = []
+        files += 1
+        other = 0
         for doc in load_file(path):
             for obj, _, line in unpack(doc):
                 refuse_unserved(obj, path, line)
                 if is_dgd(obj):
                     _refuse_unnamed(obj, path, line)
                     found.append(as_beta(obj))
+                else:
+                    other += 1
         if not found and path in paths:
-            raise InputError("no DynamoGraphDeployment found", path)
+            raise NoGraphError(inputs_named([path]), 1, other)
         graphs += found
+        others += other
     if not graphs:
-        raise InputError(f"no DynamoGraphDeployment found in {', '.join(paths)}")
+        raise NoGraphError(inputs_named(paths), files, others)
     return graphs
 
 

@@ -136,15 +136,6 @@ def generate_objects(request: GenerateRequest) -> Outcome:
     return outcome
 
 
-def _is_restart_on_create(finding: Finding) -> bool:
-    """The CRD's create-only rule on spec.restart. The plugin cannot see whether the graph
-    exists, and a restart requested in Git (restart -f) is the GitOps way: warn, do not fail.
-    The lint layer's own restart-on-create warning says the same and is dropped."""
-    if finding.layer == "lint" and finding.code == "restart-on-create":
-        return True
-    return finding.layer == "cel" and finding.path == "spec" and "spec.restart" in finding.message
-
-
 def finding_text(source: str, finding: Finding) -> str:
     """``FILE:LINE: PATH: MESSAGE``; Argo CD shows these lines verbatim in the UI."""
     where = f"{source}:{finding.line}" if finding.line is not None else source
@@ -211,7 +202,7 @@ class FileResult:
 def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
     """Read one file and validate its graphs; everything it finds, in line order."""
     from kubectl_dgd.adapters.crdfile import bundled_schemas
-    from kubectl_dgd.usecases.validate import validate_documents
+    from kubectl_dgd.usecases.validate import is_restart_on_create, validate_documents
 
     result = FileResult()
     try:
@@ -246,7 +237,7 @@ def check_file(path: Path, shown: str, profile: Profile) -> FileResult:
     report = validate_documents(docs, bundled_schemas(profile.operator_version), profile)
     for item in report.items:
         for finding in sorted(item.findings, key=lambda f: (f.line or 0, f.path)):
-            if _is_restart_on_create(finding):
+            if is_restart_on_create(finding):
                 if finding.layer == "cel":
                     result.warnings.append(f"{finding_text(shown, finding)} {RESTART_IN_GIT}")
             elif finding.severity == "error":

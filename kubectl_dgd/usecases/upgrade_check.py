@@ -13,10 +13,10 @@ from typing import Any
 from kubectl_dgd.core.report import ValidationReport
 from kubectl_dgd.core.upgrade import UpgradeReport, check_graph
 from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.errors import DgdError, InputError, NotFoundError
+from kubectl_dgd.errors import DgdError, NoGraphError, NotFoundError
 from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.ports import GraphCluster
-from kubectl_dgd.usecases.validate import readable_files, unpack
+from kubectl_dgd.usecases.validate import inputs_named, readable_files, unpack
 
 
 def _as_stored(live: dict[str, Any]) -> dict[str, Any]:
@@ -29,17 +29,20 @@ def _as_stored(live: dict[str, Any]) -> dict[str, Any]:
 def file_graphs(paths: list[str]) -> list[tuple[dict[str, Any], str]]:
     report = ValidationReport()
     found: list[tuple[dict[str, Any], str]] = []
+    others = 0
     for docs in readable_files(paths, report):
         for doc in docs:
             if doc.data is None:
                 continue
-            found.extend(
-                (obj, f"{doc.source}:{line}") for obj, _, line in unpack(doc) if is_dgd(obj)
-            )
+            for obj, _, line in unpack(doc):
+                if is_dgd(obj):
+                    found.append((obj, f"{doc.source}:{line}"))
+                else:
+                    others += 1
     if report.input_errors:
         raise report.input_errors[0]
     if not found:
-        raise InputError("no DynamoGraphDeployment found", ", ".join(paths))
+        raise NoGraphError(inputs_named(paths), report.files_read, others)
     return found
 
 

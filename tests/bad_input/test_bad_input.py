@@ -120,13 +120,19 @@ def test_odd_but_readable_input_is_counted_without_error_lines(
     corpus: dict[str, Path], case: Harmless
 ) -> None:
     path = corpus[case.name]
-    result = run_cli("validate", "-o", "json", str(path))
+    # Without a graph, the counts are printed with --allow-no-graph (else exit 3, one line).
+    allow = ["--allow-no-graph"] if case.graphs == 0 else []
+    result = run_cli("validate", *allow, "-o", "json", str(path))
     assert result.returncode == case.exit_code, result.stdout + result.stderr
     _assert_no_traceback(result)
     report = json.loads(result.stdout)
     assert report["errors"] == []
     assert report["summary"]["graphs"] == case.graphs
     assert result.stderr == ""
+    if case.graphs == 0:
+        bare = run_cli("validate", "-o", "json", str(path))
+        assert (bare.returncode, bare.stdout) == (3, "")
+        assert bare.stderr.startswith(f"error: no DynamoGraphDeployment in {path} (1 file read, ")
 
 
 def test_fifty_megabyte_file_is_refused_in_one_line(tmp_path: Path) -> None:

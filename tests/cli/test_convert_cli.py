@@ -108,17 +108,58 @@ def test_in_place_rewrites_atomically_and_notes_what_it_dropped(tmp_path: Path) 
     assert "nothing to convert" in again.stderr
 
 
-def test_lossy_graph_is_refused_in_one_line_and_the_file_is_unchanged(tmp_path: Path) -> None:
+def test_lossy_graph_is_refused_with_every_blocker_at_its_line_and_the_file_unchanged(
+    tmp_path: Path,
+) -> None:
+    """Every field v1beta1 has no place for, each on its own line at its own line of the file
+    (it said "... (and 1 more)", hiding the second), then the refusal; exit 1."""
     target = tmp_path / "graph.yaml"
     original = (ALPHA / "pvcs-not-convertible.yaml").read_text()
     target.write_text(original)
     result = run_cli("convert", "-f", str(target), "--in-place")
     assert result.returncode == 1
     assert result.stdout == ""
-    assert result.stderr == (
-        f"error: {target}:2: with-pvcs: not converted, the file is unchanged: spec.pvcs: v1beta1 "
-        "has no PVC list (the operator creates these PVCs only from its v1alpha1 record); create "
-        "the PVCs as their own objects and remove spec.pvcs (and 1 more)\n"
+    assert result.stderr.splitlines() == [
+        f"{target}:7: spec.pvcs: v1beta1 has no PVC list (the operator creates these PVCs only "
+        "from its v1alpha1 record); create the PVCs as their own objects and remove spec.pvcs",
+        f"{target}:16: spec.services[Frontend].ingress: v1beta1 has no ingress; create the "
+        "Ingress (or VirtualService) yourself",
+        f"error: {target}:2: with-pvcs: not converted, the file is unchanged: 2 blockers above",
+    ]
+    assert target.read_text() == original
+
+
+def test_every_refused_graph_of_a_file_is_listed(tmp_path: Path) -> None:
+    """A second graph's blockers are not hidden behind the first's; the good graph of the file
+    is not converted either (the file is unchanged)."""
+    target = tmp_path / "graphs.yaml"
+    original = (
+        (ALPHA / "vllm-agg.yaml").read_text()
+        + "---\n"
+        + (ALPHA / "pvcs-not-convertible.yaml").read_text()
+        + "---\n"
+        + "apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: g\n"
+        "spec:\n  services:\n"
+        "    worker:\n      extraPodSpec:\n        mainContainer:\n          image: i:1.0.0\n"
+        "    Worker:\n      extraPodSpec:\n        mainContainer:\n          image: i:1.0.0\n"
+    )
+    target.write_text(original)
+    result = run_cli("convert", "-f", "graphs.yaml", "--in-place", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "")
+    lines = result.stderr.splitlines()
+    start = original.count("\n", 0, original.index("name: with-pvcs")) + 1  # its metadata.name
+    g_services = original.count("\n", 0, original.index("  services:\n    worker:")) + 1
+    assert [line.split(": ", 2)[:2] for line in lines[:-1]] == [
+        [f"graphs.yaml:{start + 2}", "spec.pvcs"],
+        [f"graphs.yaml:{start + 11}", "spec.services[Frontend].ingress"],
+        [f"graphs.yaml:{g_services}", "spec.components"],
+    ]
+    assert lines[2].endswith(
+        "as v1beta1 it would be judged differently: Invalid value: component names must be "
+        "unique case-insensitively (error, cel/cel-rule)"
+    )
+    assert lines[-1] == (
+        "error: graphs.yaml: 2 graphs: not converted, the file is unchanged: 3 blockers above"
     )
     assert target.read_text() == original
 

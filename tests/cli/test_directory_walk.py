@@ -69,7 +69,8 @@ def _fan_out(root: Path, depth: int) -> Path:
 
 def test_links_that_fan_out_are_read_once_per_directory(tmp_path: Path) -> None:
     top = _fan_out(tmp_path, 12)
-    result = run_cli("validate", "-o", "json", str(top.parent), timeout=120)
+    # Only a ConfigMap at the bottom: --allow-no-graph, so the count is printed (exit 0, not 3).
+    result = run_cli("validate", "--allow-no-graph", "-o", "json", str(top.parent), timeout=120)
     assert result.returncode == 0, result.stderr[-500:]
     assert json.loads(result.stdout)["summary"]["documents"] == 1  # was 2,048
 

@@ -20,6 +20,11 @@ spec:
     - name: Frontend
       type: frontend
       replicas: 1
+      podTemplate:  # an image: render renders only what admission accepts
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0
 """
 
 

@@ -64,6 +64,8 @@ def _surrogate_graph() -> str:
     graph["spec"]["components"][1]["podTemplate"]["spec"]["containers"][0]["image"] = (
         "nvcr.io/x:1.4.0-IMAGE"
     )
+    # That tag is no version the operator parses: give it one, so admission (and render) accept it.
+    graph["spec"]["components"][1]["runtimeVersionOverride"] = "1.4.0"
     text = json.dumps(graph)
     return text.replace("PLACEHOLDER", "a\\ud800b").replace("-IMAGE", "\\udc80")
 

@@ -28,6 +28,8 @@ def transcript(result: object) -> str:
 @pytest.mark.parametrize("path", graph_files(EXAMPLES), ids=lambda p: p.stem)
 def test_every_example_renders_as_recorded(path: Path, provider: str) -> None:
     args = ["render", "-f", f"manifests/examples/{path.name}"]
+    if path.name == "lpx.yaml":  # an operator without lpx.enabled rejects it (exit 1)
+        args.append("--lpx")
     if provider != "default":
         args += ["--provider", provider]
     result = run_cli(*args, cwd=EXAMPLES.parent.parent)
@@ -90,12 +92,13 @@ def test_multinode_without_leaderworkerset_fails_like_the_operator() -> None:
     assert "no multinode orchestrator available" in result.stderr
 
 
-def test_a_file_without_graphs_is_an_input_error(tmp_path: Path) -> None:
+def test_a_file_without_graphs_is_not_found(tmp_path: Path) -> None:
     (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
     result = run_cli("render", "-f", "cm.yaml", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (
-        2,
-        "error: cm.yaml: no DynamoGraphDeployment found\n",
+    assert (result.returncode, result.stdout, result.stderr) == (
+        3,
+        "",
+        "error: no DynamoGraphDeployment in cm.yaml (1 file read, 1 other object)\n",
     )
 
 
@@ -127,34 +130,110 @@ BETA_HEAD = "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetada
 ALPHA_HEAD = BETA_HEAD.replace("v1beta1", "v1alpha1")
 
 
+WRONG_SHAPES = [
+    BETA_HEAD + "spec:\n  components: oops\n",
+    BETA_HEAD + "spec:\n  components: {a: 1}\n",
+    BETA_HEAD + "spec:\n  components: [x]\n",
+    BETA_HEAD + "spec: 7\n",
+    ALPHA_HEAD + "spec:\n  services: oops\n",
+    ALPHA_HEAD + "spec:\n  services:\n    Frontend: 3\n",
+]
+REJECTED = (
+    "error: not rendered: admission would reject 1 graph (g), and the operator creates no "
+    "children for a graph it never admitted\n"
+)
+
+
+def validate_errors(tmp_path: Path, name: str) -> list[str]:
+    """The error lines `validate` prints for the file (what render must print)."""
+    result = run_cli("validate", "-f", name, cwd=tmp_path)
+    assert result.returncode == 1
+    return [
+        line for line in result.stdout.splitlines() if line.endswith(")") and "(error, " in line
+    ]
+
+
 @pytest.mark.parametrize(
-    ("body", "message"),
-    [
-        (BETA_HEAD + "spec:\n  components: oops\n", "spec.components: expected a list"),
-        (BETA_HEAD + "spec:\n  components: {a: 1}\n", "spec.components: expected a list"),
-        (BETA_HEAD + "spec:\n  components: [x]\n", "spec.components[0]: expected an object"),
-        (BETA_HEAD + "spec: 7\n", "spec: expected an object"),
-        (ALPHA_HEAD + "spec:\n  services: oops\n", "spec.services: expected an object"),
-        (
-            ALPHA_HEAD + "spec:\n  services:\n    Frontend: 3\n",
-            "spec.services.Frontend: expected an object",
-        ),
-    ],
+    "body",
+    WRONG_SHAPES,
     ids=["string", "map", "scalar-item", "scalar-spec", "alpha-string", "alpha-scalar-service"],
 )
-def test_a_graph_of_the_wrong_shape_is_refused_with_exit_2_and_no_output(
-    tmp_path: Path, body: str, message: str
+def test_a_graph_of_the_wrong_shape_is_refused_with_validates_findings_and_no_output(
+    tmp_path: Path, body: str
 ) -> None:
-    """validate calls these graphs invalid; render used to print an empty PodCliqueSet for them."""
+    """render used to print an empty PodCliqueSet for these, then exit 2 pointing at validate;
+    it now shows validate's error findings itself (exit 1, as admission rejects the graph)."""
     (tmp_path / "g.yaml").write_text(body)
     result = run_cli("render", "-f", "g.yaml", cwd=tmp_path)
-    assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == f"error: {message}; run `kubectl dgd validate` for the details\n"
-    assert run_cli("validate", "-f", "g.yaml", cwd=tmp_path).returncode == 1
+    assert (result.returncode, result.stdout) == (1, "")
+    errors = validate_errors(tmp_path, "g.yaml")
+    assert errors and all(line.startswith("g.yaml:") for line in errors)
+    assert result.stderr == "".join(line + "\n" for line in errors) + REJECTED
 
 
 def test_a_wrong_shape_graph_fails_through_the_console_script(tmp_path: Path) -> None:
     (tmp_path / "g.yaml").write_text(BETA_HEAD + "spec:\n  components: oops\n")
     result = run_cli("render", "-f", "g.yaml", cwd=tmp_path, subprocess=True)
-    assert (result.returncode, result.stdout) == (2, "")
-    assert "spec.components: expected a list" in result.stderr
+    assert (result.returncode, result.stdout) == (1, "")
+    assert "g.yaml:6: spec.components: Invalid value: " in result.stderr
+    assert result.stderr.endswith(REJECTED)
+
+
+def test_an_admission_rejected_graph_is_not_rendered_and_says_why(tmp_path: Path) -> None:
+    """The operator never creates children for a graph its webhook rejects: render prints the
+    findings as validate does (FILE:LINE), nothing on stdout, exit 1; the other graphs of the
+    inputs are still checked, and their findings shown too."""
+    good = (EXAMPLES / "vllm-agg.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(good)
+    (tmp_path / "b.yaml").write_text((EXAMPLES / "invalid" / "common-mistakes.yaml").read_text())
+    (tmp_path / "c.yaml").write_text((EXAMPLES / "lpx.yaml").read_text())  # needs --lpx
+    result = run_cli("render", "a.yaml", "b.yaml", "-f", "c.yaml", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "")
+    expected = [  # spec.restart is not a rejection here (the next test)
+        line
+        for line in validate_errors(tmp_path, "b.yaml") + validate_errors(tmp_path, "c.yaml")
+        if "spec.restart must be unset on create" not in line
+    ]
+    assert len(expected) == 4
+    assert result.stderr == "".join(line + "\n" for line in expected) + (
+        "error: not rendered: admission would reject 2 graphs (common-mistakes, lpx-graph), and "
+        "the operator creates no children for a graph it never admitted\n"
+    )
+    assert "(warning, " not in result.stderr  # only what rejects the graph
+    alone = run_cli("render", "-f", "c.yaml", "--lpx", cwd=tmp_path)  # the operator's settings
+    assert alone.returncode == 0, alone.stderr
+
+
+def test_spec_restart_in_the_file_does_not_stop_render(tmp_path: Path) -> None:
+    """restart -f writes spec.restart into the Git file of a graph that exists; the create-only
+    rule on it is not a rejection here (as in the Argo CD plugin), and render renders."""
+    (tmp_path / "g.yaml").write_text((EXAMPLES / "vllm-agg.yaml").read_text())
+    assert run_cli("restart", "-f", "g.yaml", "--id", "r1", cwd=tmp_path).returncode == 0
+    assert (
+        "spec.restart must be unset on create" in run_cli("validate", "g.yaml", cwd=tmp_path).stdout
+    )
+    result = run_cli("render", "-f", "g.yaml", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "# Source: vllm-agg" in result.stdout
+
+
+def test_the_argocd_plugin_fails_closed_on_the_graph_render_refuses(tmp_path: Path) -> None:
+    """The same webhook-rejected graph (no image) through the Argo CD plugin's generate: nothing
+    on stdout, exit 1, the same FILE:LINE: PATH: MESSAGE (without validate's tag)."""
+    from tests.argocd.harness import run_plugin
+
+    app = tmp_path / "repo" / "app"
+    app.mkdir(parents=True)
+    (app / "g.yaml").write_text(
+        BETA_HEAD + "spec:\n  components:\n    - name: fe\n      type: frontend\n"
+    )
+    rendered = run_cli("render", "-f", "g.yaml", cwd=app)
+    assert (rendered.returncode, rendered.stdout) == (1, "")
+    first = rendered.stderr.splitlines()[0]
+    assert first == (
+        "g.yaml:7: spec.components[0].podTemplate.spec.containers: Required value: is required "
+        "(error, webhook/main-image-required)"
+    )
+    run = run_plugin(tmp_path / "repo", "app")
+    assert (run.returncode, run.stdout) == (1, "")
+    assert first.rsplit(" (error", 1)[0] in run.stderr_lines

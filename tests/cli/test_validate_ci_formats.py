@@ -4,6 +4,7 @@ same run's ``-o json`` so that every finding is accounted for in every format.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from importlib import resources
 from typing import Any
@@ -203,8 +204,8 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(reference: dict[str, Any
     )
     want = sorted(
         (
-            f"{f['layer']}/{f['code']}",
-            f"{f['layer']}/{f['code']}",
+            expected_rule_id(f),
+            expected_rule_id(f),
             levels[f["severity"]],
             source,
             f["line"],
@@ -214,6 +215,88 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(reference: dict[str, Any
     )
     assert got == want
     assert run["invocations"] == [{"executionSuccessful": True}]
+
+
+def crd_rules(version: str = "v1beta1") -> list[tuple[str, dict[str, Any]]]:
+    """Every x-kubernetes-validations rule of the bundled CRD of the newest release, as
+    validate loads it (its extensions applied), with its schema location: properties by name,
+    list items and map values as [*]."""
+    from kubectl_dgd.adapters.crdfile import bundled_schemas
+
+    found: list[tuple[str, dict[str, Any]]] = []
+
+    def visit(node: Any, where: str) -> None:
+        if not isinstance(node, dict):
+            return
+        found.extend((where, rule) for rule in node.get("x-kubernetes-validations", []))
+        for key, sub in (node.get("properties") or {}).items():
+            visit(sub, f"{where}.{key}" if where else key)
+        for key in ("items", "additionalProperties"):
+            visit(node.get(key), f"{where}[*]")
+
+    visit(bundled_schemas()[version], "")
+    return found
+
+
+def expected_rule_id(finding: dict[str, Any]) -> str:
+    """``layer/code``; for a failed CRD rule, the rule's schema location and the first 8 hex
+    digits of the SHA-256 of its expression (whitespace collapsed)."""
+    if finding["code"] != "cel-rule":
+        return f"{finding['layer']}/{finding['code']}"
+    (where, rule), *others = [
+        (w, r) for w, r in crd_rules() if r.get("message") and r["message"] in finding["message"]
+    ]
+    assert not others, finding
+    digest = hashlib.sha256(" ".join(rule["rule"].split()).encode()).hexdigest()[:8]
+    return f"cel/{where}:{digest}"
+
+
+def test_sarif_rules_are_described_and_each_crd_rule_has_its_own_id() -> None:
+    """Every rule of the driver has a short and a full description (and the schema, CEL and
+    webhook rules the DGD API reference as help); two failed CRD rules are two rules."""
+    code, out, _ = validate("sarif", *INPUTS, "manifests/examples/grove-topology.yaml")
+    assert code == 1
+    log = json.loads(out)
+    validate_sarif(log)
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    for rule in rules:
+        short, full = rule["shortDescription"]["text"], rule["fullDescription"]["text"]
+        assert short and full and short != full, rule
+        assert rule["name"] not in (short, full), rule  # more than the code repeated
+        layer = rule["properties"]["layer"]
+        assert ("helpUri" in rule) == (layer in ("schema", "cel", "webhook")), rule
+    by_id = {r["id"]: r for r in rules}
+    restart_message = (
+        "spec.restart must be unset on create; set spec.restart.id after creation to request a "
+        "restart"
+    )
+    unique_message = "component names must be unique case-insensitively"
+    restart = by_id[
+        expected_rule_id({"layer": "cel", "code": "cel-rule", "message": restart_message})
+    ]
+    unique = by_id[
+        expected_rule_id({"layer": "cel", "code": "cel-rule", "message": unique_message})
+    ]
+    assert restart["shortDescription"]["text"].startswith("spec.restart must be unset on create;")
+    assert unique["fullDescription"]["text"].endswith(
+        "c2.name.lowerAscii() == c1.name.lowerAscii()).size() == 1)"
+    )
+    assert "cel/cel-rule" not in by_id
+    main_image = by_id["webhook/main-image-required"]
+    assert main_image["shortDescription"]["text"] == "Main image required"
+    assert "In operator 1.4 and later" in main_image["fullDescription"]["text"]
+
+
+def test_sarif_rule_ids_are_the_same_for_every_release_that_has_the_rule() -> None:
+    """The id is the rule's, not the run's: the same CRD rule under each release's bundle."""
+    ids = set()
+    for release in ("1.3", "1.4", "1.5", "1.6"):
+        result = run_cli(
+            "validate", "-o", "sarif", "--operator-version", release, INVALID, cwd=ROOT
+        )
+        rules = json.loads(result.stdout)["runs"][0]["tool"]["driver"]["rules"]
+        ids.add(tuple(sorted(r["id"] for r in rules if r["id"].startswith("cel/spec.components:"))))
+    assert len(ids) == 1 and len(next(iter(ids))) == 1, ids
 
 
 def test_sarif_with_info_findings_and_unreadable_input_still_validates() -> None:

@@ -249,11 +249,16 @@ def test_input_and_cluster_errors_exit_above_1_in_one_line(
     config = tmp_path / "config.yaml"
     config.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
     named = dgd(apiserver, "diff", "-f", str(config))
-    assert (named.returncode, named.stderr.count("\n")) == (2, 1), named.stderr
-    assert "no DynamoGraphDeployment found" in named.stderr
+    assert (named.returncode, named.stderr) == (
+        3,
+        f"error: no DynamoGraphDeployment in {config} (1 file read, 1 other object)\n",
+    )
     (tmp_path / "empty").mkdir()
     empty = dgd(apiserver, "diff", "-f", str(tmp_path / "empty"))
-    assert empty.returncode == 2 and "no DynamoGraphDeployment found" in empty.stderr
+    assert (empty.returncode, empty.stderr) == (
+        3,
+        f"error: no DynamoGraphDeployment in {tmp_path / 'empty'} (0 files read, 0 other objects)\n",
+    )
     usage = dgd(apiserver, "diff")
     assert usage.returncode == 2
     apiserver.uninstall_crd()

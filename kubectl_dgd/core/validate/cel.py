@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kubectl_dgd.core.findings import Finding
+from kubectl_dgd.core.findings import Finding, RuleRef
 from kubectl_dgd.core.paths import child, index
 from kubectl_dgd.core.validate import cel_env, derived
 from kubectl_dgd.core.validate.fielderr import go_value
@@ -301,26 +301,30 @@ class _Run:
         self.out: list[Finding] = []
         self.updating = updating
 
-    def walk(self, value: Any, old: Any, schema: dict[str, Any], path: str) -> None:
+    def walk(self, value: Any, old: Any, schema: dict[str, Any], path: str, at: str = "") -> None:
+        """``path`` is the object's field path; ``at`` the schema's, as ``all_rules`` names it
+        (a shared subtree of the derived schema is one node at several places)."""
         if value is None or not _rules_below(schema):
             return
         ruled = _ruled(schema)
         for rule in ruled.rules:
-            self.evaluate(rule, value, old, schema, path)
+            self.evaluate(rule, value, old, schema, path, at)
         if isinstance(value, dict):
             old_map = old if isinstance(old, dict) else {}
             for key, sub in ruled.properties:
                 if key in value:
-                    self.walk(value[key], old_map.get(key, _MISSING), sub, child(path, key))
+                    old_value = old_map.get(key, _MISSING)
+                    self.walk(value[key], old_value, sub, child(path, key), child(at, key))
             extra = ruled.additional
             if extra is not None:
                 for key, item in value.items():
                     if key not in ruled.declared:
-                        self.walk(item, old_map.get(key, _MISSING), extra, child(path, str(key)))
+                        old_item = old_map.get(key, _MISSING)
+                        self.walk(item, old_item, extra, child(path, str(key)), f"{at}[*]")
         elif isinstance(value, list) and ruled.items is not None:
             olds = self.correlate(value, old, schema)
             for i, item in enumerate(value):
-                self.walk(item, olds[i], ruled.items, index(path, i))
+                self.walk(item, olds[i], ruled.items, index(path, i), f"{at}[*]")
 
     @staticmethod
     def correlate(value: list[Any], old: Any, schema: dict[str, Any]) -> list[Any]:
@@ -344,7 +348,13 @@ class _Run:
         ]
 
     def evaluate(
-        self, rule: CompiledRule, value: Any, old: Any, schema: dict[str, Any], path: str
+        self,
+        rule: CompiledRule,
+        value: Any,
+        old: Any,
+        schema: dict[str, Any],
+        path: str,
+        at: str = "",
     ) -> None:
         # A transition rule is skipped on create and where the old object has no value here.
         skipped = (
@@ -417,7 +427,8 @@ class _Run:
             text_msg = f"{label}: {message}"
         else:
             text_msg = f"Invalid value: {shown}{message}"
-        self.out.append(Finding("error", "cel", where, one_line(text_msg), "cel-rule"))
+        ref = RuleRef(rule_id(at, rule.rule), rule.message, rule.rule)
+        self.out.append(Finding("error", "cel", where, one_line(text_msg), "cel-rule", rule=ref))
 
     def outcome(
         self, rule: CompiledRule, variables: dict[str, Any]
@@ -465,6 +476,17 @@ class _Run:
         if cel_env.EvalErrors.messages:
             return None, cel_env.EvalErrors.messages[0]
         return result, None
+
+
+def rule_id(schema_path: str, expression: str) -> str:
+    """A CRD rule's stable id: where it sits in the schema (``all_rules``' notation) and the
+    first 8 hex digits of the SHA-256 of its expression, whitespace collapsed. The same rule
+    keeps it across runs and releases; a changed check gets a new one. Not its position among
+    its node's rules, which a release adding a rule before it would shift."""
+    from kubectl_dgd.core.sha256 import hexdigest
+
+    digest = hexdigest(" ".join(expression.split()))[:8]
+    return f"{schema_path or '(root)'}:{digest}"
 
 
 def _first_line(text: str) -> str:
