@@ -195,3 +195,39 @@ def real_ns(real_env: dict[str, str], admin_rest: Rest, tmp_path: Path) -> Itera
         # not waited for: the namespace controller finishes it in the background
         with contextlib.suppress(RestError):
             admin_rest.delete("Namespace", name)
+
+
+POOL = "kdgd.test/pool"  # label and taint of a test's private GPU nodes
+
+
+@pytest.fixture
+def gpu_pool(real_ns: RealNamespace) -> Iterator[list[str]]:
+    """Two 8-GPU kwok nodes of this test's own, labelled and tainted with ``POOL`` = the
+    namespace: a test that fills nodes (a rolling update stuck on GPUs) runs there with
+    ``pinned``, whatever the tests beside it hold on the shared nodes."""
+    from tests.realcluster.bootstrap import gpu_node
+
+    names = [f"{real_ns.name}-gpu-{i}" for i in range(2)]
+    for name in names:
+        node = gpu_node(name, labels={POOL: real_ns.name})
+        node["spec"] = {"taints": [{"key": POOL, "value": real_ns.name, "effect": "NoSchedule"}]}
+        status = node.pop("status")
+        real_ns.rest.create(node)
+        real_ns.rest.merge_patch("Node", name, None, {"status": status}, "status")
+    try:
+        yield names
+    finally:
+        for name in names:
+            with contextlib.suppress(RestError):
+                real_ns.rest.delete("Node", name)
+
+
+def pinned(graph: dict[str, object], namespace: str) -> dict[str, object]:
+    """``graph`` with every component's pods kept to the namespace's ``gpu_pool`` nodes."""
+    for component in graph["spec"]["components"]:  # type: ignore[index]
+        spec = component["podTemplate"]["spec"]
+        spec["nodeSelector"] = {POOL: namespace}
+        spec["tolerations"] = [
+            {"key": POOL, "operator": "Equal", "value": namespace, "effect": "NoSchedule"}
+        ]
+    return graph

@@ -6,17 +6,17 @@ with ``-n``."""
 from __future__ import annotations
 
 from tests.realcluster import scenarios
-from tests.realcluster.conftest import RealNamespace
+from tests.realcluster.conftest import RealNamespace, pinned
 
 
 def _start_stuck_rollout(real_ns: RealNamespace) -> None:
-    # A filler fills one 8-GPU node, stuck-rollout's worker the other: the new worker pod of
-    # its rolling update has no node with 8 free GPUs.
+    # On the test's own two 8-GPU nodes (gpu_pool), a filler fills one, stuck-rollout's worker
+    # the other: the new worker pod of its rolling update has no node with 8 free GPUs.
     filler = scenarios.graph(
         "filler", scenarios.component("VllmDecodeWorker", "worker", gpus=8), namespace=real_ns.name
     )
-    real_ns.create(filler)
-    real_ns.create(scenarios.stuck_rollout(real_ns.name))
+    real_ns.create(pinned(filler, real_ns.name))
+    real_ns.create(pinned(scenarios.stuck_rollout(real_ns.name), real_ns.name))
     real_ns.wait_ready("filler")
     live = real_ns.wait_ready("stuck-rollout")
     real_ns.rest.request(
@@ -32,7 +32,7 @@ def _start_stuck_rollout(real_ns: RealNamespace) -> None:
 
 
 def test_rollout_status_names_replicas_and_the_pending_new_pod_and_points_at_why(
-    real_ns: RealNamespace,
+    real_ns: RealNamespace, gpu_pool: list[str]
 ) -> None:
     _start_stuck_rollout(real_ns)
     done = real_ns.kdgd(
@@ -47,6 +47,11 @@ def test_rollout_status_names_replicas_and_the_pending_new_pod_and_points_at_why
     )
     # the real scheduler's verdict on the new pod, as `why` ranks it first; not "drain"
     assert blocked.startswith("  blocked by InsufficientGPU: 1 pod needs 8 GPUs on one node")
+    # only the pool's nodes count: the shared ones are ruled out by its selector and taints
+    assert (
+        "the most free on any node it may run on is 0 (0 free of 16 on the 2 nodes its "
+        "nodeSelector, affinity and tolerations allow;"
+    ) in blocked
     assert "drain" not in done.stdout
     assert done.stderr.strip() == (
         "error: timed out waiting for the condition; what blocks it: "
@@ -55,7 +60,7 @@ def test_rollout_status_names_replicas_and_the_pending_new_pod_and_points_at_why
 
 
 def test_rollout_explain_says_the_same_and_every_command_carries_the_namespace(
-    real_ns: RealNamespace,
+    real_ns: RealNamespace, gpu_pool: list[str]
 ) -> None:
     _start_stuck_rollout(real_ns)
     done = real_ns.kdgd("rollout", "explain", "stuck-rollout", who="dev", env={"COLUMNS": "400"})
