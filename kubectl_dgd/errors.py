@@ -58,6 +58,15 @@ class NoGraphError(NotFoundError):
         super().__init__(f"no DynamoGraphDeployment in {where} ({read}, {other})")
 
 
+class GraphNotInFileError(NotFoundError):
+    """A readable file without the graph asked for (none, or none of that name): exit 3, as
+    NoGraphError and a NAME not on the cluster."""
+
+    def __init__(self, message: str, source: str) -> None:
+        self.source = source
+        super().__init__(f"{source}: {message}")
+
+
 class ApiError(DgdError):
     """The API server refused the request or could not be reached."""
 

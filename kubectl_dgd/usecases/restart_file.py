@@ -34,7 +34,7 @@ from kubectl_dgd.adapters.yamlload import (
 from kubectl_dgd.adapters.yamlscan import document_pieces, plainly_another_kind
 from kubectl_dgd.core.restart import RestartPlan, RestartRefused, RestartRequest, plan_restart
 from kubectl_dgd.core.views import RestartSummary
-from kubectl_dgd.errors import DgdError, InputError, RefusedError
+from kubectl_dgd.errors import DgdError, GraphNotInFileError, InputError, RefusedError
 from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.validate import as_beta, refuse_unserved
 
@@ -273,12 +273,14 @@ def _choose_graph(documents: list[Document], name: str | None, path: str) -> Doc
             if listed
             else ""
         )
-        raise InputError(f"no DynamoGraphDeployment in the file{hint}", path)
+        if listed:
+            raise InputError(f"no DynamoGraphDeployment in the file{hint}", path)
+        raise GraphNotInFileError("no DynamoGraphDeployment in the file", path)
     names = [_name(d) for d in graphs]
     if name is not None:
         chosen = [d for d in graphs if _name(d) == name]
         if not chosen:
-            raise InputError(
+            raise GraphNotInFileError(
                 f"no DynamoGraphDeployment named {name!r} (found: {', '.join(names)})", path
             )
         if len(chosen) > 1:

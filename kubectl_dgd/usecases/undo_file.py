@@ -14,7 +14,7 @@ from kubectl_dgd.adapters.files import atomic_write, locked_for_edit
 from kubectl_dgd.adapters.yamlload import MAX_FILE_BYTES, decode, parse_manifest
 from kubectl_dgd.adapters.yamlrewrite import replace_documents
 from kubectl_dgd.core.history import Revision, changed_paths
-from kubectl_dgd.errors import InputError, RefusedError
+from kubectl_dgd.errors import GraphNotInFileError, InputError, RefusedError
 from kubectl_dgd.model.kinds import is_dgd
 
 _BOM = b"\xef\xbb\xbf"
@@ -56,7 +56,7 @@ def graph_name(path: str, name: str | None) -> tuple[str, str | None]:
                 "no DynamoGraphDeployment" if not graphs else "several graphs: name one with NAME"
             )
         )
-        raise InputError(what, path)
+        raise (InputError if len(graphs) > 1 else GraphNotInFileError)(what, path)
     meta = graphs[0].get("metadata") or {}
     return str(meta.get("name")), meta.get("namespace")
 

@@ -13,7 +13,7 @@ from kubectl_dgd.core.paths import line_for
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.core.report import ItemReport, ValidationReport
 from kubectl_dgd.core.validate.crd import CrdSchemas
-from kubectl_dgd.errors import InputError, NoGraphError
+from kubectl_dgd.errors import GraphNotInFileError, InputError, NoGraphError
 from kubectl_dgd.model.kinds import is_alpha, is_dgd, is_dgd_kind, unserved_message
 
 
@@ -226,17 +226,20 @@ def graphs_in_file(path: str, name: str | None = None) -> list[dict[str, Any]]:
     """The DGDs of a file (``List`` kinds unpacked), optionally only the one named; v1alpha1
     graphs come back converted to v1beta1, as the operator stores and reads them."""
     graphs: list[dict[str, Any]] = []
+    others = 0
     for doc in load_file(path):
         for obj, _, line in unpack(doc):
             refuse_unserved(obj, path, line)
             if is_dgd(obj):
                 graphs.append(as_beta(obj))
+            elif obj is not None:
+                others += 1
     if name is not None:
         graphs = [g for g in graphs if _metadata(g).get("name") == name]
         if not graphs:
-            raise InputError(f"no DynamoGraphDeployment named {name!r}", path)
+            raise GraphNotInFileError(f"no DynamoGraphDeployment named {name!r}", path)
     if not graphs:
-        raise InputError("no DynamoGraphDeployment found", path)
+        raise NoGraphError(path, 1, others)
     return graphs
 
 

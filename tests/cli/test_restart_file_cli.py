@@ -128,10 +128,10 @@ def test_several_graphs_without_name_are_refused_naming_them(tmp_path: Path) -> 
     assert target.read_bytes() == before
 
 
-def test_an_unknown_name_is_an_input_error(tmp_path: Path) -> None:
+def test_an_unknown_name_is_not_found_exit_3(tmp_path: Path) -> None:
     copy(tmp_path, FIXTURES / "commented-two-graphs.yaml")
     result = run_cli("restart", "-f", "graph.yaml", "--name", "gamma", cwd=tmp_path)
-    assert result.returncode == 2
+    assert result.returncode == 3
     assert "no DynamoGraphDeployment named 'gamma' (found: alpha, beta)" in result.stderr
 
 

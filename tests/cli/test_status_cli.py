@@ -102,9 +102,9 @@ def test_name_picks_one_graph_of_a_list(tmp_path) -> None:  # type: ignore[no-un
     assert data["name"] == "mismatch"
 
 
-def test_an_unknown_name_is_an_input_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_name_is_not_found_exit_3(tmp_path) -> None:  # type: ignore[no-untyped-def]
     result = status("ghost", "-f", str(list_of_two(tmp_path)))
-    assert result.returncode == 2
+    assert result.returncode == 3
     assert "no DynamoGraphDeployment named 'ghost'" in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -116,12 +116,14 @@ def test_name_output_prints_resource_names(tmp_path) -> None:  # type: ignore[no
     )
 
 
-def test_a_file_without_graphs_is_an_input_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_file_without_graphs_is_not_found_exit_3(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "cm.yaml"
     path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
     result = status("-f", str(path))
-    assert result.returncode == 2
-    assert result.stderr.strip() == f"error: {path}: no DynamoGraphDeployment found"
+    assert result.returncode == 3  # as validate, render and diff -f say it
+    assert result.stderr.strip() == (
+        f"error: no DynamoGraphDeployment in {path} (1 file read, 1 other object)"
+    )
 
 
 def test_a_missing_file_is_an_input_error(tmp_path) -> None:  # type: ignore[no-untyped-def]

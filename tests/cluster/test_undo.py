@@ -204,11 +204,11 @@ def test_undo_into_a_file_sets_only_what_differs_and_keeps_comments(
     assert _stored(apiserver)["metadata"]["resourceVersion"] == before  # the cluster untouched
 
 
-def test_undo_into_a_file_of_another_graph_is_exit_2(apiserver: ApiServer, tmp_path: Any) -> None:
+def test_undo_into_a_file_of_another_graph_is_exit_3(apiserver: ApiServer, tmp_path: Any) -> None:
     path = tmp_path / "g.yaml"
     path.write_text(FILE)
     done = dgd(apiserver, "undo", "other", "-f", str(path))
-    assert done.returncode == 2
+    assert done.returncode == 3
     assert "no DynamoGraphDeployment named 'other'" in done.stderr
     assert path.read_text() == FILE
 
