@@ -254,6 +254,28 @@ def kubectl_args(argv: list[str]) -> list[str]:
     return out
 
 
+# The group's own options; any other flag before the command belongs to a command.
+_GROUP_OPTIONS = ("-h", "--help", "--version")
+
+
+def misplaced_flags(argv: list[str]) -> str | None:
+    """``kubectl-dgd -n dynamo status x``: flags before the command, which kubectl refuses for a
+    plugin ("flags cannot be placed before plugin name"). The one line saying so, with the
+    command line moved into order; None when the first word is the command (or no command
+    follows the flags, for click to answer)."""
+    if not argv or not argv[0].startswith("-") or argv[0] in _GROUP_OPTIONS:
+        return None
+    for position, arg in enumerate(argv):
+        if arg == "--":
+            return None
+        if arg in COMMANDS:
+            import shlex
+
+            fixed = [*argv[position:], *argv[:position]]
+            return f"error: flags go after the command: kubectl dgd {shlex.join(fixed)}"
+    return None
+
+
 def usage_line(err: click.UsageError) -> str:
     """Click's usage error as kubectl prints one: a single line, then where help is."""
     if isinstance(err, click.NoSuchOption) and err.possibilities and len(err.possibilities) > 1:
@@ -331,6 +353,10 @@ def _main(argv: list[str] | None, deps: Deps | None) -> Any:
 
         click.echo(answer(argv[1:], deps), nl=False, file=out)
         sys.exit(int(Exit.OK))
+    misplaced = misplaced_flags(argv)
+    if misplaced:
+        click.echo(misplaced, file=err_stream, err=True)
+        sys.exit(int(Exit.USAGE))
     args = kubectl_args(argv)
     try:
         result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False, obj=deps)
