@@ -133,13 +133,9 @@ class SuggestingGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if args and self.get_command(ctx, name) is None and not name.startswith("-"):
-            typed = name.lower()
-            # cobra's rule: within two edits, or the typed text is a prefix of the command
-            close = [
-                c
-                for c in self.list_commands(ctx)
-                if c.startswith(typed) or _distance(typed, c) <= 2
-            ]
+            from kubectl_dgd.core.near_names import near_names
+
+            close = near_names(name, self.list_commands(ctx))
             message = f"No such command {name!r}."  # click's wording, which scripts may match
             if close:
                 message += f" Did you mean {' or '.join(repr(c) for c in close)}?"
@@ -151,19 +147,6 @@ class SuggestingGroup(click.Group):
             where = click.Context(command, info_name=cmd_name, parent=ctx)  # for its errors
             rest = pflag_args(command, where, rest)
         return cmd_name, command, rest
-
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance (insertions, deletions, substitutions), as cobra's suggestions use."""
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, 1):
-        current = [i]
-        for j, char_b in enumerate(b, 1):
-            current.append(
-                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
-            )
-        previous = current
-    return previous[-1]
 
 
 class LazyGroup(SuggestingGroup):
