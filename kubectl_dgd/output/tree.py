@@ -1,6 +1,7 @@
 """The text of ``tree NAME``: one line per object, the hierarchy drawn with box characters.
 
-Columns after the name: status (with a symbol), ready, restarts, age, node, GPUs. The name
+Columns after the name: status (with a symbol), ready (the graph's row: its components, the
+others: replicas, a pod: its containers), restarts, age, node, GPUs. The name
 column is shortened in the middle when the line would not fit the terminal's width; an
 unhealthy pod's reason goes on the line below it, cut to the width.
 """
@@ -61,6 +62,12 @@ def _shorten(text: str, width: int) -> str:
     return text[: keep - keep // 2] + "…" + text[len(text) - keep // 2 :]
 
 
+def _counted(node: TreeNode) -> str:
+    """The graph's READY says what it counts, its components (as `list`'s READY), unlike every
+    other row's: replicas, a pod's containers (as kubectl get)."""
+    return f"{node.ready} components" if node.ready else ""
+
+
 def _color(status: str) -> Color:
     symbol = SYMBOLS.get(status)
     return "green" if symbol == "✔" else "red" if symbol is None else "yellow"
@@ -86,7 +93,15 @@ def draw_tree(view: TreeView, options: Options, wide: bool = False) -> str:
             ]
         )
     table = [HEADERS, *rows] if options.headers else rows
-    rest = sum(max(len(row[i]) for row in table) for i in range(1, len(HEADERS)))
+    # The graph's "N/M components" runs on into its RESTARTS cell, always empty, when it fits
+    # there: the column stays as narrow as the replica counts below it.
+    widths = [max(len(row[i]) for row in table) for i in range(len(HEADERS))]
+    counted = _counted(view.root)
+    span = widths[2] + 2 + widths[3]
+    if len(counted) > span:
+        rows[0][2] = counted
+        widths[2] = max(widths[2], len(counted))
+    rest = sum(widths[1:])
     name_width = max(view.width - rest - 2 * (len(HEADERS) - 1), MIN_NAME)
     before: list[str] = []  # per row: the whole name on a line of its own, when too long
     for row, (_, _, below) in zip(rows, entries, strict=True):
@@ -101,8 +116,13 @@ def draw_tree(view: TreeView, options: Options, wide: bool = False) -> str:
             lines.append(name)
         shown = f"{SYMBOLS.get(node.status, '✖')} {node.status}"
         start = plain.find(shown, len(below))
+        line = plain
+        if node is view.root and start >= 0 and len(counted) <= span:
+            at = start + widths[1] + 2  # where READY starts
+            if line[at : at + span].rstrip() == node.ready:
+                line = line[:at] + counted.ljust(span) + line[at + span :]
         coloured = style(shown, _color(node.status))
-        lines.append(plain if start < 0 else plain[:start] + coloured + plain[start + len(shown) :])
+        lines.append(line if start < 0 else line[:start] + coloured + line[start + len(shown) :])
         if node.reason:
             lines.append(_shorten(f"{below}   {node.reason}", view.width))
     lines += [f"warning: {warning}" for warning in view.warnings]
