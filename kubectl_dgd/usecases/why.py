@@ -90,7 +90,7 @@ def live_why(
     ns = str(meta.get("namespace") or namespace)
     children = list_children(cluster, str(meta.get("name") or name), ns)
     refused = list(children.refused)
-    inputs = WhyInput(graph=graph, objects=children.objects)
+    inputs = WhyInput(graph=graph, objects=children.objects, unread=frozenset(children.unread))
     inputs.events = _tolerant(lambda: cluster.list_objects("v1", "events", ns), refused, "events")
     inputs.pvcs = _tolerant(
         lambda: cluster.list_objects("v1", "persistentvolumeclaims", ns),
@@ -115,7 +115,7 @@ def live_why(
                 refused,
                 "pods (all)",
             )
-    if needs_operator(graph):
+    if needs_operator(graph, pods):
         deployments: list[dict[str, Any]] | None = _tolerant(
             lambda: cluster.list_objects("apps/v1", "deployments", None),
             refused,
