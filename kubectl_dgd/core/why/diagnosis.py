@@ -543,7 +543,8 @@ class _Diagnosis:
         """The status says Ready, yet the graph has no pod where components want some: what the
         operator reported is no longer so (it stopped reconciling, or the pods went away)."""
         phase = self.phase
-        if not phase.ready or phase.in_flight or phase.deleting or "Pod" in self.inputs.unread:
+        moving = phase.rollout_active or phase.restart_active or phase.restart_requested
+        if not phase.ready or moving or phase.deleting or "Pod" in self.inputs.unread:
             return  # pods that could not be listed are not "no pods"
         empty = stale_without_pods(self.inputs.graph, self.pods)
         if not empty:
