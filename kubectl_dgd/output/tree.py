@@ -92,15 +92,15 @@ def draw_tree(view: TreeView, options: Options, wide: bool = False) -> str:
                 "" if not node.gpus else str(node.gpus),
             ]
         )
+    # The graph's "N/M components" runs on into its RESTARTS cell, always empty, where it fits
+    # there: the column stays as narrow as the replica counts below it (output/table.py).
+    rows[0][2] = _counted(view.root)
     table = [HEADERS, *rows] if options.headers else rows
-    # The graph's "N/M components" runs on into its RESTARTS cell, always empty, when it fits
-    # there: the column stays as narrow as the replica counts below it.
-    widths = [max(len(row[i]) for row in table) for i in range(len(HEADERS))]
-    counted = _counted(view.root)
-    span = widths[2] + 2 + widths[3]
-    if len(counted) > span:
-        rows[0][2] = counted
-        widths[2] = max(widths[2], len(counted))
+    others = [row for row in table if row is not rows[0]]
+    widths = [max((len(row[i]) for row in others), default=0) for i in range(len(HEADERS))]
+    for i, cell in enumerate(rows[0]):
+        if i != 2 or rows[0][3] or len(cell) > widths[2] + 2 + widths[3]:
+            widths[i] = max(widths[i], len(cell))
     rest = sum(widths[1:])
     name_width = max(view.width - rest - 2 * (len(HEADERS) - 1), MIN_NAME)
     before: list[str] = []  # per row: the whole name on a line of its own, when too long
@@ -109,20 +109,17 @@ def draw_tree(view: TreeView, options: Options, wide: bool = False) -> str:
         before.append(_shorten(row[0], view.width) if long else "")
         if long:
             row[0] = below
-    drawn = render_table(COLUMNS, rows, headers=options.headers, gap="  ").splitlines()
+    drawn = render_table(
+        COLUMNS, rows, headers=options.headers, gap="  ", run_on={(0, 2)}
+    ).splitlines()
     lines = [drawn.pop(0)] if options.headers else []
     for plain, name, (_, node, below) in zip(drawn, before, entries, strict=True):
         if name:
             lines.append(name)
         shown = f"{SYMBOLS.get(node.status, '✖')} {node.status}"
         start = plain.find(shown, len(below))
-        line = plain
-        if node is view.root and start >= 0 and len(counted) <= span:
-            at = start + widths[1] + 2  # where READY starts
-            if line[at : at + span].rstrip() == node.ready:
-                line = line[:at] + counted.ljust(span) + line[at + span :]
         coloured = style(shown, _color(node.status))
-        lines.append(line if start < 0 else line[:start] + coloured + line[start + len(shown) :])
+        lines.append(plain if start < 0 else plain[:start] + coloured + plain[start + len(shown) :])
         if node.reason:
             lines.append(_shorten(f"{below}   {node.reason}", view.width))
     lines += [f"warning: {warning}" for warning in view.warnings]
