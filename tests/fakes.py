@@ -79,7 +79,9 @@ class FakeCluster:
         items = [
             copy.deepcopy(obj)
             for (ns, _), obj in self.graphs.items()
-            if (namespace is None or ns == namespace) and _selects(selector, obj)
+            if (namespace is None or ns == namespace)
+            and _selects(selector, obj)
+            and _named(fields, obj)
         ]
         return {
             "apiVersion": "nvidia.com/v1beta1",
@@ -131,6 +133,9 @@ class FakeCluster:
         yield from lines if tail is None else lines[max(len(lines) - tail, 0) :]
 
     def list_names(self, api_version: str, plural: str, namespace: str) -> list[str]:
+        if plural == "dynamographdeployments":
+            self.calls.append(("list-names", namespace, plural))
+            return sorted(name for ns, name in self.graphs if ns == namespace)
         return [o["metadata"]["name"] for o in self.list_objects(api_version, plural, namespace)]
 
     def patch_restart(
@@ -194,6 +199,14 @@ class FakeCluster:
                     about = {"kind": "DynamoGraphDeployment", "name": name, "namespace": ns}
                     found += [{"involvedObject": about, **copy.deepcopy(e)} for e in events]
         return found
+
+
+def _named(fields: str | None, obj: dict[str, Any]) -> bool:
+    """A field selector of one ``metadata.name=X`` term, as the server judges it; any other is
+    left to the caller (the fake judges no other)."""
+    if not fields or not fields.startswith("metadata.name=") or "," in fields:
+        return True
+    return bool(fields.removeprefix("metadata.name=") == obj["metadata"]["name"])
 
 
 def _selects(selector: str | None, obj: dict[str, Any]) -> bool:

@@ -133,13 +133,9 @@ class SuggestingGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if args and self.get_command(ctx, name) is None and not name.startswith("-"):
-            typed = name.lower()
-            # cobra's rule: within two edits, or the typed text is a prefix of the command
-            close = [
-                c
-                for c in self.list_commands(ctx)
-                if c.startswith(typed) or _distance(typed, c) <= 2
-            ]
+            from kubectl_dgd.core.near_names import near_names
+
+            close = near_names(name, self.list_commands(ctx))
             message = f"No such command {name!r}."  # click's wording, which scripts may match
             if close:
                 message += f" Did you mean {' or '.join(repr(c) for c in close)}?"
@@ -151,19 +147,6 @@ class SuggestingGroup(click.Group):
             where = click.Context(command, info_name=cmd_name, parent=ctx)  # for its errors
             rest = pflag_args(command, where, rest)
         return cmd_name, command, rest
-
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance (insertions, deletions, substitutions), as cobra's suggestions use."""
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, 1):
-        current = [i]
-        for j, char_b in enumerate(b, 1):
-            current.append(
-                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
-            )
-        previous = current
-    return previous[-1]
 
 
 class LazyGroup(SuggestingGroup):
@@ -254,6 +237,28 @@ def kubectl_args(argv: list[str]) -> list[str]:
     return out
 
 
+# The group's own options; any other flag before the command belongs to a command.
+_GROUP_OPTIONS = ("-h", "--help", "--version")
+
+
+def misplaced_flags(argv: list[str]) -> str | None:
+    """``kubectl-dgd -n dynamo status x``: flags before the command, which kubectl refuses for a
+    plugin ("flags cannot be placed before plugin name"). The one line saying so, with the
+    command line moved into order; None when the first word is the command (or no command
+    follows the flags, for click to answer)."""
+    if not argv or not argv[0].startswith("-") or argv[0] in _GROUP_OPTIONS:
+        return None
+    for position, arg in enumerate(argv):
+        if arg == "--":
+            return None
+        if arg in COMMANDS:
+            import shlex
+
+            fixed = [*argv[position:], *argv[:position]]
+            return f"error: flags go after the command: kubectl dgd {shlex.join(fixed)}"
+    return None
+
+
 def usage_line(err: click.UsageError) -> str:
     """Click's usage error as kubectl prints one: a single line, then where help is."""
     if isinstance(err, click.NoSuchOption) and err.possibilities and len(err.possibilities) > 1:
@@ -331,6 +336,10 @@ def _main(argv: list[str] | None, deps: Deps | None) -> Any:
 
         click.echo(answer(argv[1:], deps), nl=False, file=out)
         sys.exit(int(Exit.OK))
+    misplaced = misplaced_flags(argv)
+    if misplaced:
+        click.echo(misplaced, file=err_stream, err=True)
+        sys.exit(int(Exit.USAGE))
     args = kubectl_args(argv)
     try:
         result = cli.main(args=args, prog_name="kubectl dgd", standalone_mode=False, obj=deps)

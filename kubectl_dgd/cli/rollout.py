@@ -109,12 +109,13 @@ def explain(name: str, now: str | None, conn: ConnectionSettings) -> None:
       kubectl dgd rollout explain my-graph
       kubectl dgd rollout explain my-graph -n prod
     """
+    from kubectl_dgd.usecases.graph_lookup import named_graph
     from kubectl_dgd.usecases.rollout import blocking_reason, explain, rollout_state
 
     deps = current_deps()
     moment = deps.now(now)
     cluster = deps.cluster()
-    graph = cluster.get_graph(name, cluster.namespace)
+    graph = named_graph(cluster, name, cluster.namespace)
     settled = rollout_state(graph).done  # nothing to diagnose (and no LISTs) once rolled out
     blocked = None if settled else blocking_reason(cluster, name, cluster.namespace)
     deps.print(explain(graph, moment, blocked), "text")

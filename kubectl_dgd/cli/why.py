@@ -38,6 +38,7 @@ def why(name: str, output: Printer, tail: int, conn: ConnectionSettings | None =
     Reasons (a stable set; docs/why.md):
       OperatorLagging   the operator is not running, or has not acted on the latest change
       Failed            the operator reports the graph failed (state failed, its message)
+      StaleReady        the status says Ready, but components that want pods have none
       MissingReference  a Secret, ConfigMap, PVC or ServiceAccount named by a pod template
                         does not exist
       PVCPending        a claim the pods mount is not bound, so they cannot be scheduled

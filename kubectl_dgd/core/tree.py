@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.core.graph import read_graph
+from kubectl_dgd.core.graph_events import GraphNames
 from kubectl_dgd.core.node_gpus import pod_gpu_request
 from kubectl_dgd.core.phase import graph_phase
 from kubectl_dgd.core.timefmt import parse_time, seconds_between
@@ -33,6 +34,9 @@ SCALED_DOWN = "ScaledDown"
 UNKNOWN = "Unknown"  # not readable: the account may not list its kind
 RUNNING = "Running"
 PENDING = "Pending"
+# The reason of a component of the spec that nothing below the graph stands for.
+NOTHING_FOUND = "no objects found"
+NOTHING_READ = "no objects read (a LIST was refused)"
 # Container waiting reasons that mean the pod will not become ready on its own.
 BAD_WAITING = (
     "ImagePullBackOff",
@@ -255,6 +259,44 @@ def _workload(obj: Mapping[str, Any], now: datetime, children: list[TreeNode]) -
 # -- linking ----------------------------------------------------------------------------------
 
 
+def _holders(provider: str | None) -> set[str]:
+    """The kinds a component's objects hang from on its provider's path: when their LIST was
+    refused, a component with nothing found was not read rather than missing."""
+    component = {"DynamoComponentDeployment"}
+    grove = {"PodCliqueSet", "PodCliqueScalingGroup", "PodClique"}
+    return (
+        component
+        if provider == "component"
+        else grove
+        if provider == "grove"
+        else (component | grove)
+    )
+
+
+def _components_below(
+    graph: Mapping[str, Any], by_owner: Mapping[str, list[Mapping[str, Any]]]
+) -> set[str]:
+    """The components some object below the graph stands for: by the operator's component
+    label, else by the name it derives (Grove's ``<pcs>-<replica>-<component>``)."""
+    names = GraphNames.of(graph)
+    found: set[str] = set()
+    todo, seen = [str(_meta(graph).get("uid") or "")], set()
+    while todo:
+        for obj in by_owner.get(todo.pop(), []):
+            meta = _meta(obj)
+            labels = meta.get("labels")
+            label = labels.get(COMPONENT_LABEL) if isinstance(labels, Mapping) else None
+            involved = {"kind": obj.get("kind"), "name": meta.get("name")}
+            component = str(label) if label else names.component_of(involved)
+            if component:
+                found.add(component)
+            uid = str(meta.get("uid") or "")
+            if uid and uid not in seen:
+                seen.add(uid)
+                todo.append(uid)
+    return found
+
+
 def _sort_key(node: TreeNode) -> tuple[int, str]:
     # a ReplicaSet with replicas comes first (current), then the old generations
     return (1 if node.status == SCALED_DOWN else 0, node.name)
@@ -305,6 +347,7 @@ def build_tree(
     top = below(str(meta.get("uid") or ""))
     # Component path: group the DCDs by component (the spec's order).
     children: list[TreeNode] = []
+    missing: list[TreeNode] = []  # components nothing was found for, each a row of its own
     dcds = [n for n in top if n.kind == "DynamoComponentDeployment"]
     labels = {
         str(_meta(obj).get("name") or ""): str(
@@ -313,11 +356,25 @@ def build_tree(
         for obj in by_owner.get(str(meta.get("uid") or ""), [])
     }
     readiness = {c.name: c for c in phase.components}
+    present = _components_below(graph, by_owner)
+    unread = set(unread) & _holders(read.observed_provider()[0])
     for component in read.components:
         owned = [d for d in dcds if labels.get(d.name) == component.name]
-        if not owned:
-            continue
         state = readiness.get(component.name)
+        if not owned and component.name in present:
+            continue  # on Grove, under the PodCliqueSet
+        if not owned:  # a row that says so, rather than a component left out
+            ready = f"{state.ready}/{state.desired}" if state else ""
+            status = (
+                UNKNOWN
+                if unread
+                else SCALED_DOWN
+                if state and not state.desired
+                else (HEALTHY if state is not None and state.is_ready else PROGRESSING)
+            )
+            reason = NOTHING_READ if unread else NOTHING_FOUND
+            missing.append(TreeNode("Component", component.name, namespace, status, ready, reason))
+            continue
         ready = f"{state.ready}/{state.desired}" if state else ""
         healthy = state is not None and state.is_ready
         status = (
@@ -332,6 +389,14 @@ def build_tree(
         )
     grouped = {id(d) for component in children for d in component.children}
     children += [n for n in top if id(n) not in grouped]  # PodCliqueSets, DCDs of no component
+    if any(n.kind == "Component" for n in children):  # in the spec's order among the others
+        order = {c.name: i for i, c in enumerate(read.components)}
+        components = sorted(
+            [n for n in children if n.kind == "Component"] + missing, key=lambda n: order[n.name]
+        )
+        children = components + [n for n in children if n.kind != "Component"]
+    else:
+        children += missing
     if phase.failed:
         verdict = DEGRADED
     elif phase.ready:

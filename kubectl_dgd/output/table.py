@@ -10,7 +10,7 @@ are left out, highest first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from kubectl_dgd.output.fit import cut, cut_middle, wrap
@@ -45,20 +45,36 @@ def render_table(
     indent: str = "",
     min_width: int = 0,
     width: int | None = None,
+    run_on: Collection[tuple[int, int]] = (),
 ) -> str:
     """The table as text, one line per row, trailing spaces stripped; a cell's control characters
     and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
 
     ``style`` makes the header bold on a terminal; ``indent`` starts every line; ``width``
-    narrows the table to fit (see the module's docstring).
+    narrows the table to fit (see the module's docstring). ``run_on``: the cells, as (row,
+    column) of ``rows``, that may run on into the next column where that cell is empty, rather
+    than widen their column (tree's "2/3 components" over its replica counts).
     """
     table = ([[c.header for c in columns]] if headers else []) + [
         [escape_cell(cell) for cell in row] for row in rows
     ]
     # min_width counts the gap, as kubectl's tab writer counts its padding (custom-columns: 6).
     floor = max(min_width - len(gap), 0)
-    widths = [max((len(row[i]) for row in table), default=floor) for i in range(len(columns))]
+    first = 1 if headers else 0  # rows[r] is table[r + first]
+    spans = {
+        (r + first, i)
+        for r, i in run_on
+        if i + 1 < len(columns) and r + first < len(table) and not table[r + first][i + 1]
+    }
+    widths = [
+        max((len(row[i]) for n, row in enumerate(table) if (n, i) not in spans), default=floor)
+        for i in range(len(columns))
+    ]
     widths = [max(w, floor) for w in widths]
+    for n, i in sorted(spans):
+        if len(table[n][i]) > widths[i] + len(gap) + widths[i + 1]:
+            spans.discard((n, i))  # too long to run on: it widens its column after all
+            widths[i] = max(widths[i], len(table[n][i]))
     kept = list(range(len(columns)))
     below: int | None = None  # the column moved under its rows
     if width is not None:
@@ -74,7 +90,14 @@ def render_table(
     lines = []
     for number, row in enumerate(table):
         padded = []
+        skip = None
         for i in kept:
+            if i == skip:
+                continue
+            if (number, i) in spans and i + 1 in kept:
+                padded.append(row[i].ljust(widths[i] + len(gap) + widths[i + 1]))
+                skip = i + 1
+                continue
             cell = _cut(row[i], widths[i], columns[i].cut)
             padded.append(
                 cell.rjust(widths[i]) if columns[i].align == "right" else cell.ljust(widths[i])

@@ -1,6 +1,7 @@
 """The text of ``tree NAME``: one line per object, the hierarchy drawn with box characters.
 
-Columns after the name: status (with a symbol), ready, restarts, age, node, GPUs. The name
+Columns after the name: status (with a symbol), ready (the graph's row: its components, the
+others: replicas, a pod: its containers), restarts, age, node, GPUs. The name
 column is shortened in the middle when the line would not fit the terminal's width; an
 unhealthy pod's reason goes on the line below it, cut to the width.
 """
@@ -61,6 +62,12 @@ def _shorten(text: str, width: int) -> str:
     return text[: keep - keep // 2] + "…" + text[len(text) - keep // 2 :]
 
 
+def _counted(node: TreeNode) -> str:
+    """The graph's READY says what it counts, its components (as `list`'s READY), unlike every
+    other row's: replicas, a pod's containers (as kubectl get)."""
+    return f"{node.ready} components" if node.ready else ""
+
+
 def _color(status: str) -> Color:
     symbol = SYMBOLS.get(status)
     return "green" if symbol == "✔" else "red" if symbol is None else "yellow"
@@ -85,8 +92,16 @@ def draw_tree(view: TreeView, options: Options, wide: bool = False) -> str:
                 "" if not node.gpus else str(node.gpus),
             ]
         )
+    # The graph's "N/M components" runs on into its RESTARTS cell, always empty, where it fits
+    # there: the column stays as narrow as the replica counts below it (output/table.py).
+    rows[0][2] = _counted(view.root)
     table = [HEADERS, *rows] if options.headers else rows
-    rest = sum(max(len(row[i]) for row in table) for i in range(1, len(HEADERS)))
+    others = [row for row in table if row is not rows[0]]
+    widths = [max((len(row[i]) for row in others), default=0) for i in range(len(HEADERS))]
+    for i, cell in enumerate(rows[0]):
+        if i != 2 or rows[0][3] or len(cell) > widths[2] + 2 + widths[3]:
+            widths[i] = max(widths[i], len(cell))
+    rest = sum(widths[1:])
     name_width = max(view.width - rest - 2 * (len(HEADERS) - 1), MIN_NAME)
     before: list[str] = []  # per row: the whole name on a line of its own, when too long
     for row, (_, _, below) in zip(rows, entries, strict=True):
@@ -94,7 +109,9 @@ def draw_tree(view: TreeView, options: Options, wide: bool = False) -> str:
         before.append(_shorten(row[0], view.width) if long else "")
         if long:
             row[0] = below
-    drawn = render_table(COLUMNS, rows, headers=options.headers, gap="  ").splitlines()
+    drawn = render_table(
+        COLUMNS, rows, headers=options.headers, gap="  ", run_on={(0, 2)}
+    ).splitlines()
     lines = [drawn.pop(0)] if options.headers else []
     for plain, name, (_, node, below) in zip(drawn, before, entries, strict=True):
         if name:

@@ -27,7 +27,7 @@ def _wrap(text: str, width: int, first: str = INDENT, rest: str = INDENT) -> lis
 
 def _summary(report: WhyReport) -> str:
     where = f"{report.name} in {report.namespace}"
-    pods = f" ({report.ready_pods}/{report.pods} pods ready)" if report.pods else ""
+    pods = f" ({report.ready_pods}/{report.pods} pods ready)" if report.pods else " (no pods)"
     if report.ok:
         return f"{where} is Ready{pods}: nothing wrong found."
     state = "is Ready" if report.ready else "is not Ready"

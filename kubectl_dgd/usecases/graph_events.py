@@ -15,6 +15,7 @@ from typing import Any
 
 from kubectl_dgd.core.graph_events import EventFilter, GraphEvents, graph_events, names_to_settle
 from kubectl_dgd.errors import ApiError, NotFoundError
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.tree import list_children
 from kubectl_dgd.usecases.watching import Screen, follow
@@ -79,7 +80,7 @@ def live_events(
     now: datetime,
     which: EventFilter | None = None,
 ) -> GraphEvents:
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     check_component(graph, which)
     return _view(cluster, graph, now, which)
 
@@ -92,7 +93,7 @@ def watch_events(
     now: Callable[[], datetime],
     which: EventFilter | None = None,
 ) -> Iterator[Screen[GraphEvents]]:
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     check_component(graph, which)
     yield _screen(cluster, graph, now(), which)
     for changed in follow(cluster, graph, clock):

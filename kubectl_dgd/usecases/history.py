@@ -13,6 +13,7 @@ from kubectl_dgd.core.history import worker_templates_of as _worker_templates_of
 from kubectl_dgd.core.profile import Profile
 from kubectl_dgd.errors import ApiError, ConflictError, NotFoundError, RefusedError, UsageError
 from kubectl_dgd.usecases import operator_version
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import GraphCluster
 
 GRAPH_LABEL = "nvidia.com/dynamo-graph-deployment-name"
@@ -43,7 +44,7 @@ def load(cluster: GraphCluster, name: str) -> Loaded:
     from kubectl_dgd.core.render.context import graph_context
     from kubectl_dgd.core.render.worker_hash import worker_hash
 
-    live = cluster.get_graph(name, cluster.namespace)
+    live = named_graph(cluster, name, cluster.namespace)
     release, _ = operator_version.detect(cluster, [live])
     profile = Profile(operator_version=release)
     warnings: list[str] = []

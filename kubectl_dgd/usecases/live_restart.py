@@ -30,6 +30,7 @@ from kubectl_dgd.core.restart import (
 )
 from kubectl_dgd.core.views import RestartProgress, RestartSummary
 from kubectl_dgd.errors import ConflictError, DgdError, RefusedError
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
@@ -119,7 +120,7 @@ def request_restart(
 ) -> LiveRestart:
     """``dry_run``: plan only, no request after the GET (kubectl's --dry-run=client);
     ``server_dry_run``: send the patch with dryRun=All, so admission judges it (=server)."""
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     plan = _plan(graph, request, now)
     result = LiveRestart(
         name,

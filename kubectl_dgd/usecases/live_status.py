@@ -17,6 +17,7 @@ from kubectl_dgd.core.graph_events import (
 from kubectl_dgd.core.views import EventView, GraphName, LiveStatusView, event_view
 from kubectl_dgd.errors import ApiError
 from kubectl_dgd.usecases.graph_events import namespace_graphs
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.status import status_view
 from kubectl_dgd.usecases.watching import Screen, follow
@@ -24,7 +25,7 @@ from kubectl_dgd.usecases.watching import Screen, follow
 
 def graph_name(cluster: GraphCluster, name: str, namespace: str) -> GraphName:
     """The graph's name as the server has it (one GET; the object need not be readable)."""
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     return GraphName(str(graph["metadata"]["name"]))
 
 
@@ -114,7 +115,7 @@ def live_status(
     with_events: bool = False,
     which: EventFilter | None = None,
 ) -> LiveStatusView:
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     return _view(cluster, graph, (name, namespace), now, with_events, which)
 
 
@@ -128,7 +129,7 @@ def watch_status(
     which: EventFilter | None = None,
 ) -> Iterator[Screen[LiveStatusView]]:
     """The view now, then a new one for each new version from a watch stream, until interrupted."""
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     yield _screen(cluster, graph, (name, namespace), now(), with_events, which)
     for changed in follow(cluster, graph, clock):
         yield _screen(cluster, changed, (name, namespace), now(), with_events, which)

@@ -25,6 +25,7 @@ from typing import Any
 
 from kubectl_dgd.core.validate.graphview import components
 from kubectl_dgd.errors import NotFoundError, UsageError
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import GraphCluster
 from kubectl_dgd.usecases.tree import GRAPH_LABEL
 
@@ -68,18 +69,7 @@ class LogLine:
 def check_graph(cluster: GraphCluster, name: str, namespace: str, which: PodFilter) -> PodFilter:
     """The filter with ``components`` set to those of the graph it asks for; NotFoundError
     naming what exists when the graph, its component or component type does not."""
-    try:
-        graph = cluster.get_graph(name, namespace)
-    except NotFoundError as err:
-        try:
-            items = cluster.list_graphs(namespace).get("items") or []
-        except Exception:  # the names are a courtesy; the 404 is the answer
-            raise err from None
-        names = sorted(str((g.get("metadata") or {}).get("name")) for g in items)
-        there = f"; graphs there: {', '.join(names)}" if names else "; it has no graphs"
-        raise NotFoundError(
-            f"dynamographdeployment {name} not found in namespace {namespace}{there}"
-        ) from None
+    graph = named_graph(cluster, name, namespace)
     parts = [c for _, c in components(graph)]
     chosen = [str(c.get("name")) for c in parts]
     if which.component is not None:

@@ -17,6 +17,7 @@ from kubectl_dgd.core.graph import Graph, read_graph
 from kubectl_dgd.core.phase import STATE_FAILED, Phase, graph_phase
 from kubectl_dgd.core.views import Explanation
 from kubectl_dgd.core.wording import plural
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
@@ -152,7 +153,7 @@ def rollout_status(
     """Follow the graph until it settles or fails; ``report`` gets each new waiting state, with
     what ``blocking`` (the ``why`` diagnosis) says blocks it; the timeout's message points at
     ``why``."""
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     ns = str((graph.get("metadata") or {}).get("namespace") or namespace)
     shown = ""
     said: str | None = None  # the blocking reason last reported: said again only once changed

@@ -17,6 +17,7 @@ from typing import Any
 
 from kubectl_dgd.core.tree import TreeView, build_tree
 from kubectl_dgd.errors import ApiError, NotFoundError
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
 from kubectl_dgd.usecases.watching import Screen, TimedOut, follow
 
@@ -104,7 +105,7 @@ def list_children(cluster: GraphCluster, name: str, namespace: str) -> Children:
 def live_tree(
     cluster: GraphCluster, name: str, namespace: str, now: datetime, width: int = 80
 ) -> TreeView:
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     return _view(cluster, graph, now, width)
 
 
@@ -149,7 +150,7 @@ def watch_tree(
     scheduled without the graph's status moving), found by LISTing the kinds again: one watch
     and len(KINDS) LISTs per round, whatever the number of pods. A round that changes nothing
     but ages draws nothing."""
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     screen = _screen(cluster, graph, now(), width)
     last = _shape(screen.view.to_data())
     yield screen

@@ -15,6 +15,7 @@ from kubectl_dgd.core.upgrade import UpgradeReport, check_graph
 from kubectl_dgd.core.validate.crd import CrdSchemas
 from kubectl_dgd.errors import DgdError, NoGraphError, NotFoundError
 from kubectl_dgd.model.kinds import is_dgd
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import GraphCluster
 from kubectl_dgd.usecases.validate import inputs_named, readable_files, unpack
 
@@ -80,7 +81,7 @@ def upgrade_check(
                     )
             pairs.append((obj, live, source))
     elif cluster is not None and name is not None:
-        stored = cluster.get_graph(name, cluster.namespace)
+        stored = named_graph(cluster, name, cluster.namespace)
         pairs.append((_as_stored(stored), stored, "live"))
     elif cluster is not None:
         listed = cluster.list_graphs(None if all_namespaces else cluster.namespace)

@@ -30,6 +30,7 @@ from kubectl_dgd.core.why import (
     pending_on_scheduler,
 )
 from kubectl_dgd.errors import ApiError, NotFoundError
+from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import GraphCluster
 from kubectl_dgd.usecases.tree import list_children
 
@@ -84,12 +85,12 @@ def _previous_log(
 def live_why(
     cluster: GraphCluster, name: str, namespace: str, tail: int = DEFAULT_TAIL, width: int = 80
 ) -> WhyReport:
-    graph = cluster.get_graph(name, namespace)
+    graph = named_graph(cluster, name, namespace)
     meta = graph.get("metadata") or {}
     ns = str(meta.get("namespace") or namespace)
     children = list_children(cluster, str(meta.get("name") or name), ns)
     refused = list(children.refused)
-    inputs = WhyInput(graph=graph, objects=children.objects)
+    inputs = WhyInput(graph=graph, objects=children.objects, unread=frozenset(children.unread))
     inputs.events = _tolerant(lambda: cluster.list_objects("v1", "events", ns), refused, "events")
     inputs.pvcs = _tolerant(
         lambda: cluster.list_objects("v1", "persistentvolumeclaims", ns),
@@ -114,7 +115,7 @@ def live_why(
                 refused,
                 "pods (all)",
             )
-    if needs_operator(graph):
+    if needs_operator(graph, pods):
         deployments: list[dict[str, Any]] | None = _tolerant(
             lambda: cluster.list_objects("apps/v1", "deployments", None),
             refused,

@@ -183,7 +183,10 @@ def test_status_of_a_missing_graph_is_exit_3() -> None:
     fake = FakeDeps(FakeCluster([]), now=NOW)
     assert invoke(fake, "status", "nope") == 3
     assert fake.out == ""
-    assert fake.err == 'error: dynamographdeployments "nope" not found in namespace "dynamo"\n'
+    assert fake.err == (
+        'error: dynamographdeployments.nvidia.com "nope" in namespace "dynamo" not found; the '
+        "namespace has no graphs (the DynamoGraphDeployment CRD is installed; check -n)\n"
+    )
 
 
 def test_status_watch_prints_a_block_per_change_until_interrupted() -> None:

@@ -190,8 +190,9 @@ def test_unknown_graph_component_or_type_exits_3_naming_those_that_exist(
     graph_typo = dgd(apiserver, "logs", "my-grahp")
     assert graph_typo.returncode == 3
     assert graph_typo.stderr.count("\n") == 1
-    assert "my-grahp not found in namespace dynamo; graphs there: my-graph, other-graph" in (
-        graph_typo.stderr
+    assert graph_typo.stderr == (
+        'error: dynamographdeployments.nvidia.com "my-grahp" in namespace "dynamo" not found; '
+        "did you mean my-graph?\n"
     )
     component_typo = dgd(apiserver, "logs", "my-graph", "decod")
     assert component_typo.returncode == 3

@@ -36,6 +36,10 @@ def test_request_count_per_command(
     assert [r.verb for r in apiserver.request_log] == expected  # discovery included: none
 
 
-def test_not_found_adds_exactly_one_discovery_request(apiserver: ApiServer) -> None:
+def test_not_found_adds_one_discovery_and_the_two_lists_of_near_names(
+    apiserver: ApiServer,
+) -> None:
+    # discovery (is the CRD installed?), then the namespace's names and the cluster-wide LIST
+    # narrowed to the name (usecases/graph_lookup.py): the same count whatever the graphs
     dgd(apiserver, "status", "ghost")
-    assert [r.verb for r in apiserver.request_log] == ["get", "discovery"]
+    assert [r.verb for r in apiserver.request_log] == ["get", "discovery", "list", "list"]

@@ -270,3 +270,28 @@ def test_multinode_grove_path_is_a_scaling_group_of_cliques(
     }
     status = json.loads(dgd(apiserver, "status", "my-graph", "-o", "json").stdout)
     assert "PodCliqueScalingGroup" in json.dumps(status)
+
+
+def test_a_grove_component_with_no_clique_is_a_row_after_the_podcliqueset(
+    apiserver: ApiServer,
+) -> None:
+    # Grove's objects stand for their components by name and label, below the PodCliqueSet; a
+    # component added since the operator last acted has none (the operator is not running here)
+    _cluster(apiserver, grove=True).settle()
+    from tests.apiserver.resources import DGD
+
+    def add(obj: dict[str, object]) -> dict[str, object]:
+        obj["spec"]["components"].append(component("Planner", "planner"))  # type: ignore[index, union-attr]
+        return obj
+
+    apiserver.store.patch(DGD, "dynamo", "my-graph", add)
+    data = _json_tree(apiserver)
+    children = data["children"]
+    assert [(c["kind"], c["name"]) for c in children] == [  # type: ignore[index, union-attr]
+        ("PodCliqueSet", "my-graph"),
+        ("Component", "Planner"),
+    ]
+    assert children[1]["reason"] == "no objects found" and children[1]["children"] == []  # type: ignore[index]
+    text = dgd(apiserver, "tree", "my-graph", env={"COLUMNS": "200"}).stdout.splitlines()
+    assert text[-2].startswith("└─ component/Planner ") and text[-1] == "      no objects found"
+    assert text[1].split()[3:5] == ["3/4", "components"]

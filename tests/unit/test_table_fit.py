@@ -64,3 +64,26 @@ def test_wrap_never_splits_a_word_and_keeps_every_word(words: list[str], width: 
     lines = wrap(text, width, "  ", "    ")
     assert " ".join(lines).split() == text.split()
     assert all(len(line) <= width or len(line.split()) == 1 for line in lines)
+
+
+def test_a_cell_runs_on_into_an_empty_neighbour_instead_of_widening_its_column() -> None:
+    columns = [Column("NAME"), Column("READY"), Column("RESTARTS"), Column("AGE")]
+    rows = [["dgd/g", "2/3 components", "", "5m"], ["pod/g-0", "1/1", "0", "4m"]]
+    assert render_table(columns, rows, gap="  ", run_on={(0, 1)}).splitlines() == [
+        "NAME     READY  RESTARTS  AGE",
+        "dgd/g    2/3 components   5m",
+        "pod/g-0  1/1    0         4m",
+    ]
+
+
+def test_a_cell_too_long_to_run_on_or_beside_a_full_cell_widens_its_column() -> None:
+    columns = [Column("READY"), Column("RESTARTS"), Column("AGE")]
+    exact = render_table(columns, [["12/12 components", "", "5m"]], run_on={(0, 0)})
+    assert exact.splitlines()[1] == "12/12 components   5m"  # 5 + 3 + 8: just fits
+    too_long = render_table(columns, [["120/120 components", "", "5m"]], run_on={(0, 0)})
+    assert too_long.splitlines() == [
+        "READY" + " " * 16 + "RESTARTS   AGE",
+        "120/120 components" + " " * 14 + "5m",
+    ]
+    beside = render_table(columns, [["2/3 components", "1", "5m"]], run_on={(0, 0)})
+    assert beside.splitlines()[1] == "2/3 components   1          5m"

@@ -407,6 +407,7 @@ def test_pending_on_scheduler_and_the_reason_set() -> None:
     assert REASONS == (
         "OperatorLagging",
         "Failed",
+        "StaleReady",
         "MissingReference",
         "PVCPending",
         "InsufficientGPU",
@@ -517,3 +518,35 @@ def test_gpu_finding_when_no_gpu_node_passes_the_pods_filters() -> None:
         "tolerations."
     ]
     assert finding.action.startswith("Fix prefill's nodeSelector, affinity or tolerations")
+
+
+def test_a_ready_status_with_no_pod_at_all_is_stale_and_says_what_was_seen() -> None:
+    g = graph()
+    g["metadata"]["generation"] = 1
+    assert needs_operator(g, []) and not needs_operator(g, [pod("d-0")])
+    report = run([], g, operators=[])
+    (stale,) = report.findings
+    assert not report.ok and report.ready
+    assert (stale.reason, stale.severity, stale.component) == ("StaleReady", "error", None)
+    condition = g["status"]["conditions"][0]
+    assert stale.message == (
+        f"The graph's status says Ready (condition Ready=True since "
+        f"{condition['lastTransitionTime']} (all_resources_are_ready); generation 1, observed "
+        "1), but there are no pods for components Frontend, decode, prefill."
+    )
+    assert "kubectl dgd doctor" in stale.action and "kubectl dgd tree my-graph" in stale.action
+    assert stale.details[0].startswith("No Deployment of the Dynamo operator was found")
+
+
+def test_stale_ready_is_not_judged_when_pods_could_not_be_listed() -> None:
+    assert run([], graph(), unread=frozenset({"Pod"})).ok
+
+
+def test_a_component_scaled_to_zero_wants_no_pods() -> None:
+    g = graph()
+    for entry in g["spec"]["components"]:
+        if entry["name"] != "decode":
+            entry["replicas"] = 0
+    (stale,) = run([], g).findings
+    assert stale.message.endswith("but there are no pods for component decode.")
+    assert stale.details == []  # the operator's Deployments were not read: not judged

@@ -37,6 +37,7 @@ from kubectl_dgd.core.why.pods import (
     _statuses,
     _unscheduled,
     graph_pods,
+    stale_without_pods,
 )
 from kubectl_dgd.core.why.report import (
     CRASH_LOOP,
@@ -50,6 +51,7 @@ from kubectl_dgd.core.why.report import (
     PVC_PENDING,
     REASONS,
     ROLLOUT_BLOCKED,
+    STALE_READY,
     UNSCHEDULABLE,
     WARNING,
     Finding,
@@ -569,6 +571,56 @@ class _Diagnosis:
             f"{self.name} -n {self.namespace} shows the conditions.",
         )
 
+    def stale(self) -> None:
+        """The status says Ready, yet the graph has no pod where components want some: what the
+        operator reported is no longer so (it stopped reconciling, or the pods went away)."""
+        phase = self.phase
+        moving = phase.rollout_active or phase.restart_active or phase.restart_requested
+        if not phase.ready or moving or phase.deleting or "Pod" in self.inputs.unread:
+            return  # pods that could not be listed are not "no pods"
+        empty = stale_without_pods(self.inputs.graph, self.pods)
+        if not empty:
+            return
+        condition = phase.ready_condition
+        if condition is not None:
+            since = (
+                f" since {condition.last_transition_time}" if condition.last_transition_time else ""
+            )
+            said = f"condition Ready={condition.status}{since} ({condition.reason or 'no reason'})"
+        else:
+            said = f"state {phase.state}, no Ready condition"
+        generations = ", ".join(
+            f"{what} {value}"
+            for what, value in (
+                ("generation", phase.generation),
+                ("observed", phase.observed_generation),
+            )
+            if value is not None
+        )
+        generations = f"; {generations}" if generations else ""
+        which = "component" if len(empty) == 1 else "components"
+        details = []
+        operators = self.inputs.operators
+        if operators is not None and not operators:
+            details.append(
+                "No Deployment of the Dynamo operator was found in any namespace (a manager "
+                "container running kubernetes-operator, or the label "
+                "app.kubernetes.io/name=dynamo-operator)."
+            )
+        self.add(
+            "stale",
+            None,
+            STALE_READY,
+            f"The graph's status says Ready ({said}{generations}), but there are no pods "
+            f"for {which} {', '.join(empty)}.",
+            f"DynamoGraphDeployment/{self.name}",
+            "The status is stale: check that the Dynamo operator runs and reconciles (kubectl "
+            "dgd doctor; kubectl get pods -A -l app.kubernetes.io/name=dynamo-operator), then "
+            f"its log for this graph; kubectl dgd tree {self.name} -n {self.namespace} shows "
+            "what exists below the graph.",
+            details,
+        )
+
     def blocked(self) -> None:
         """A managed rolling update or a restart that cannot finish, and on what."""
         phase = self.phase
@@ -608,6 +660,7 @@ class _Diagnosis:
         for pod in self.pods:
             self.pod(pod)
         self.child_events()
+        self.stale()
         self.blocked()
         self.operator()
         for finding in self.findings.values():

@@ -92,10 +92,24 @@ def crash_looping(pods: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]]:
     return list(wanted.values())[:MAX_LOGS]
 
 
-def needs_operator(graph: Mapping[str, Any]) -> bool:
-    """Whether to look at the operator: the graph is not Ready, or not observed yet."""
+def needs_operator(
+    graph: Mapping[str, Any], pods: Iterable[Mapping[str, Any]] | None = None
+) -> bool:
+    """Whether to look at the operator: the graph is not Ready, or not observed yet, or (given
+    its pods) its Ready status is stale (no pod at all, where components want some)."""
     phase = graph_phase(read_graph(dict(graph)))
-    return not phase.reported or phase.unobserved or not phase.ready or phase.failed
+    if not phase.reported or phase.unobserved or not phase.ready or phase.failed:
+        return True
+    return pods is not None and bool(stale_without_pods(graph, pods))
+
+
+def stale_without_pods(graph: Mapping[str, Any], pods: Iterable[Mapping[str, Any]]) -> list[str]:
+    """When the graph has no pod at all: its components that want replicas, in spec order
+    (else []). Only "none at all" counts: some releases may label pods otherwise, and one
+    component's missing pods show as not ready in its own status."""
+    if any(True for _ in pods):
+        return []
+    return [c.name for c in read_graph(dict(graph)).components if c.desired_replicas > 0]
 
 
 # -- references -----------------------------------------------------------------------------

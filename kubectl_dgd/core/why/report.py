@@ -10,6 +10,7 @@ COMPONENT_LABEL = "nvidia.com/dynamo-component"
 
 OPERATOR_DOWN = "OperatorLagging"  # the operator's pods do not run (ranked first)
 FAILED = "Failed"
+STALE_READY = "StaleReady"
 MISSING_REFERENCE = "MissingReference"
 PVC_PENDING = "PVCPending"
 INSUFFICIENT_GPU = "InsufficientGPU"
@@ -25,6 +26,7 @@ OPERATOR_LAGGING = "OperatorLagging"
 REASONS = (
     OPERATOR_LAGGING,
     FAILED,
+    STALE_READY,
     MISSING_REFERENCE,
     PVC_PENDING,
     INSUFFICIENT_GPU,
@@ -105,3 +107,4 @@ class WhyInput:
     node_pods: Sequence[Mapping[str, Any]] | None = None  # pods of every namespace (GPU holders)
     operators: Sequence[Mapping[str, Any]] | None = None  # the operator's Deployments
     previous_logs: Mapping[tuple[str, str], list[str]] = field(default_factory=dict)
+    unread: frozenset[str] = frozenset()  # the kinds below the graph whose LIST was refused
