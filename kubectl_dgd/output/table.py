@@ -35,30 +35,57 @@ class Column:
     drop: int = 0  # > 0: may be left out to fit the width, the highest first
 
 
-def render_table(
+@dataclass(frozen=True)
+class TableLayout:
+    """How a table is laid out: each column's width (the left-out ones too), the columns kept,
+    and the message column moved under its rows (None: none)."""
+
+    widths: tuple[int, ...]
+    kept: tuple[int, ...]
+    below: int | None = None
+
+
+def table_layout(
     columns: Sequence[Column],
     rows: Sequence[Sequence[str]],
-    style: Style = PLAIN,
     headers: bool = True,
     *,
     gap: str = GAP,
     indent: str = "",
     min_width: int = 0,
     width: int | None = None,
-) -> str:
-    """The table as text, one line per row, trailing spaces stripped; a cell's control characters
-    and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
+    floors: Sequence[int] = (),
+) -> TableLayout:
+    """How ``render_table`` lays these rows out; ``floors``: the least width of each column
+    (``list -w`` keeps the widths of its first rows so)."""
+    return _layout(
+        columns, _table(columns, rows, headers), gap=gap, indent=indent, min_width=min_width,
+        width=width, floors=floors,
+    )  # fmt: skip
 
-    ``style`` makes the header bold on a terminal; ``indent`` starts every line; ``width``
-    narrows the table to fit (see the module's docstring).
-    """
-    table = ([[c.header for c in columns]] if headers else []) + [
+
+def _table(
+    columns: Sequence[Column], rows: Sequence[Sequence[str]], headers: bool
+) -> list[list[str]]:
+    return ([[c.header for c in columns]] if headers else []) + [
         [escape_cell(cell) for cell in row] for row in rows
     ]
+
+
+def _layout(
+    columns: Sequence[Column],
+    table: Sequence[Sequence[str]],
+    *,
+    gap: str,
+    indent: str,
+    min_width: int,
+    width: int | None,
+    floors: Sequence[int],
+) -> TableLayout:
     # min_width counts the gap, as kubectl's tab writer counts its padding (custom-columns: 6).
     floor = max(min_width - len(gap), 0)
     widths = [max((len(row[i]) for row in table), default=floor) for i in range(len(columns))]
-    widths = [max(w, floor) for w in widths]
+    widths = [max(w, floor, *floors[i : i + 1]) for i, w in enumerate(widths)]
     kept = list(range(len(columns)))
     below: int | None = None  # the column moved under its rows
     if width is not None:
@@ -71,6 +98,33 @@ def render_table(
             kept = kept[:last]
         kept, fitted = _fit(columns, headed, room, len(gap), kept)
         widths = [min(w, f) for w, f in zip(widths, fitted, strict=True)]
+    return TableLayout(tuple(widths), tuple(kept), below)
+
+
+def render_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    style: Style = PLAIN,
+    headers: bool = True,
+    *,
+    gap: str = GAP,
+    indent: str = "",
+    min_width: int = 0,
+    width: int | None = None,
+    floors: Sequence[int] = (),
+) -> str:
+    """The table as text, one line per row, trailing spaces stripped; a cell's control characters
+    and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
+
+    ``style`` makes the header bold on a terminal; ``indent`` starts every line; ``width``
+    narrows the table to fit (see the module's docstring); ``floors``: see ``table_layout``.
+    """
+    table = _table(columns, rows, headers)
+    layout = _layout(
+        columns, table, gap=gap, indent=indent, min_width=min_width, width=width,
+        floors=floors,
+    )  # fmt: skip
+    widths, kept, below = layout.widths, layout.kept, layout.below
     lines = []
     for number, row in enumerate(table):
         padded = []
