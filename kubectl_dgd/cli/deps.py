@@ -77,6 +77,19 @@ class Deps:
         fixed = fixed or self.environ.get("DGD_NOW")
         return parse_now(fixed) if fixed else self.wall_clock()
 
+    def local_time(self, moment: datetime) -> datetime:
+        """``moment`` in the local time zone: the environment's TZ (an IANA name such as
+        ``Europe/Paris``), else the process's own zone (which also reads a POSIX TZ rule)."""
+        zone = (self.environ.get("TZ") or "").lstrip(":")
+        if zone:
+            from zoneinfo import ZoneInfo
+
+            try:
+                return moment.astimezone(ZoneInfo(zone))
+            except (KeyError, ValueError, OSError):  # not a zone name (a POSIX rule, ...)
+                pass
+        return moment.astimezone()
+
     # ---- cluster ----
 
     def cluster(self) -> GraphCluster:

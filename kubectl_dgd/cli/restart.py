@@ -68,7 +68,10 @@ def restart(
 
     With NAME the live graph is patched (spec.restart only, guarded by the resourceVersion
     read; also refused during a rolling update). --wait follows status.restart to Completed
-    (exit 0), Superseded/Failed or --timeout (exit 1). Exit 3 not found, 4 API error.
+    (exit 0), Superseded/Failed or --timeout (exit 1), with rollout status's lines on stderr
+    (the restart's progress, each unsettled component's replicas, what why finds blocking
+    it); a timeout names the why and rollout status commands, with -n. Exit 3 not found, 4
+    API error.
     With --wait, a warning per component whose restarted pods the cluster's free GPUs cannot
     hold beside the old ones (a restart rolls pods with the Deployment's surge; one LIST of
     nodes and one of pods; Sequential restarts are judged one component at a time).

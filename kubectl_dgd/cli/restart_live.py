@@ -7,7 +7,6 @@ import sys
 from kubectl_dgd.adapters.kubeconfig import parse_timeout
 from kubectl_dgd.cli.deps import Deps
 from kubectl_dgd.core.restart import RestartRequest
-from kubectl_dgd.core.views import RestartProgress
 from kubectl_dgd.exitcodes import Exit
 from kubectl_dgd.output.printer import format_view
 from kubectl_dgd.usecases.live_restart import request_restart, wait_for_restart
@@ -60,10 +59,19 @@ def restart_live(
     if dry_run != "none" or not wait:
         return
 
-    def report(progress: RestartProgress) -> None:
-        deps.warn(format_view(progress, "text", deps.options()).rstrip("\n"))  # the width
+    from kubectl_dgd.usecases.rollout import RolloutState, blocking_reason
 
-    outcome = wait_for_restart(cluster, result, deps.monotonic, wait_timeout, report)
+    def report(state: RolloutState) -> None:  # rollout status's lines, on stderr
+        deps.warn(format_view(state, "text", deps.options()).rstrip("\n"))  # the width
+
+    outcome = wait_for_restart(
+        cluster,
+        result,
+        deps.monotonic,
+        wait_timeout,
+        report,
+        lambda: blocking_reason(cluster, name, cluster.namespace),
+    )
     if not outcome.ok:
         deps.warn(f"error: {outcome.message}")
         sys.exit(int(Exit.FAILED))

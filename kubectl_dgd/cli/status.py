@@ -211,8 +211,11 @@ def list_graphs(
     (ready/desired), GPUS, RESTART, ROLLOUT, AGE; -o wide adds PROVIDER, BACKEND, REASON.
 
     -w/--watch, as kubectl get -w: the list, then a row for each graph added, changed or
-    deleted, from a watch of the namespace (re-opened with backoff when it drops); Ctrl-C
-    ends it (exit 130). --output-watch-events adds the event type as a first column.
+    deleted, from a watch of the namespace (re-opened with backoff when it drops), ending
+    with OBSERVED, the local time (TZ) it was seen; Ctrl-C ends it (exit 130). Columns keep
+    the widths of the first rows; a value wider than its column widens it and prints the
+    header again above its row, so rows line up with the header above and nothing is cut.
+    --output-watch-events adds the event type as a first column.
 
     \b
     Examples:

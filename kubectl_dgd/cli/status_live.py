@@ -81,11 +81,12 @@ class ListOptions:
 
     def _watch(self, deps: Deps) -> None:
         """``list -w``: the list, then what every event of a watch of the namespace does to
-        it, as ``kubectl get -w`` prints it (output/watch_list.py). ``--sort-by`` sorts the
-        first listing only, as kubectl (and says so)."""
+        it, as ``kubectl get -w`` prints it (output/watch_list.py), each row with the local
+        time it was seen. ``--sort-by`` sorts the first listing only, as kubectl (and says
+        so)."""
         from kubectl_dgd.core.listing import graph_row
         from kubectl_dgd.core.views import GraphList
-        from kubectl_dgd.output.watch_list import draw_events
+        from kubectl_dgd.output.watch_list import WatchPrinter
         from kubectl_dgd.usecases.watch_list import ListEvent, ListWatch
 
         cluster = deps.cluster()
@@ -102,22 +103,19 @@ class ListOptions:
                 "warning: --watch requested, --sort-by will be ignored for watch events received"
             )
             watch.initial = list(self.printer.order(listing(watch.initial)).objects)
-        options = deps.options(self.headers, **self._display())
+        printer = WatchPrinter(self.printer, self.watch_events)
 
-        def show(events: list[ListEvent], first: bool, above: list[dict[str, Any]]) -> None:
-            text = draw_events(
-                self.printer, listing, events, above, options, first, self.watch_events
-            )
-            deps.stdout.write(text)
+        def show(events: list[ListEvent]) -> None:
+            observed = f"{deps.local_time(deps.now(self.now)):%H:%M:%S}"
+            # the terminal's width now: a resize counts at the next header
+            options = deps.options(self.headers, **self._display())
+            deps.stdout.write(printer.draw(listing, events, observed, options))
             deps.stdout.flush()
 
-        first = True
         if watch.initial:
-            show([ListEvent("ADDED", o) for o in watch.initial], first, [])
-            first = False
+            show([ListEvent("ADDED", o) for o in watch.initial])
         for event in watch.events():
-            show([event], first, watch.initial)
-            first = False
+            show([event])
 
 
 @dataclass(frozen=True)

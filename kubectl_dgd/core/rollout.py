@@ -428,10 +428,11 @@ def _fill_progress(view: RestartView) -> None:
     elif view.phase == RESTART_RESTARTING and view.strategy == "Parallel":
         view.done = [n for n in view.order if n not in view.inProgress]
     elif view.phase == RESTART_RESTARTING and view.inProgress:
-        current = view.inProgress[0]
-        if current in view.order:
-            at = view.order.index(current)
-            view.done, view.next = view.order[:at], view.order[at + 1 :]
+        busy = [view.order.index(n) for n in view.inProgress if n in view.order]
+        if busy:  # before the first one in progress: done; the rest not in progress: next
+            at = min(busy)
+            view.done = view.order[:at]
+            view.next = [n for n in view.order[at:] if n not in view.inProgress]
         else:
             view.next = list(view.order)
 

@@ -195,26 +195,6 @@ class RestartSummary:
         }
 
 
-@dataclass(frozen=True)
-class RestartProgress:
-    """Where a live restart stands, in the controller's order: done / in progress / next."""
-
-    restartId: str
-    phase: str
-    done: list[str] = field(default_factory=list)
-    inProgress: list[str] = field(default_factory=list)
-    pending: list[str] = field(default_factory=list)
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "restartId": self.restartId,
-            "phase": self.phase,
-            "done": list(self.done),
-            "inProgress": list(self.inProgress),
-            "next": list(self.pending),
-        }
-
-
 # ---- diff ------------------------------------------------------------------------------------
 
 

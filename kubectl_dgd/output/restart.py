@@ -1,4 +1,5 @@
-"""What ``restart`` prints: the id change, the strategy, the outcome; and its progress lines."""
+"""What ``restart`` prints: the id change, the strategy, the outcome (its ``--wait`` progress
+lines are ``rollout status``'s, output/rollout.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from kubectl_dgd.output.fit import wrapped
 from kubectl_dgd.output.printer import Options
 
 if TYPE_CHECKING:
-    from kubectl_dgd.core.views import RestartProgress, RestartSummary
+    from kubectl_dgd.core.views import RestartSummary
 
 
 def draw_summary(view: RestartSummary, options: Options, wide: bool) -> str:
@@ -19,15 +20,3 @@ def draw_summary(view: RestartSummary, options: Options, wide: bool) -> str:
         *(view.outcome.splitlines() or [""]),
     ]
     return view.diff + "".join(wrapped(line, options.width, "", "  ") for line in lines)
-
-
-def draw_progress(view: RestartProgress, options: Options, wide: bool) -> str:
-    parts = [f"restart {view.restartId}: {view.phase or 'waiting for the operator'}"]
-    for label, names in (
-        ("done", view.done),
-        ("in progress", view.inProgress),
-        ("next", view.pending),
-    ):
-        if names:
-            parts.append(f"{label}: {', '.join(names)}")
-    return wrapped("; ".join(parts), options.width, "", "  ")

@@ -35,32 +35,60 @@ class Column:
     drop: int = 0  # > 0: may be left out to fit the width, the highest first
 
 
-def render_table(
+@dataclass(frozen=True)
+class TableLayout:
+    """How a table is laid out: each column's width (the left-out ones too), the columns kept,
+    and the message column moved under its rows (None: none)."""
+
+    widths: tuple[int, ...]
+    kept: tuple[int, ...]
+    below: int | None = None
+    spans: frozenset[tuple[int, int]] = frozenset()  # (table row, column) cells run on
+
+
+def table_layout(
     columns: Sequence[Column],
     rows: Sequence[Sequence[str]],
-    style: Style = PLAIN,
     headers: bool = True,
     *,
     gap: str = GAP,
     indent: str = "",
     min_width: int = 0,
     width: int | None = None,
+    floors: Sequence[int] = (),
     run_on: Collection[tuple[int, int]] = (),
-) -> str:
-    """The table as text, one line per row, trailing spaces stripped; a cell's control characters
-    and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
+) -> TableLayout:
+    """How ``render_table`` lays these rows out; ``floors``: the least width of each column
+    (``list -w`` keeps the widths of its first rows so); ``run_on``: see ``render_table``."""
+    return _layout(
+        columns, _table(columns, rows, headers), gap=gap, indent=indent, min_width=min_width,
+        width=width, floors=floors, run_on=run_on, first=1 if headers else 0,
+    )  # fmt: skip
 
-    ``style`` makes the header bold on a terminal; ``indent`` starts every line; ``width``
-    narrows the table to fit (see the module's docstring). ``run_on``: the cells, as (row,
-    column) of ``rows``, that may run on into the next column where that cell is empty, rather
-    than widen their column (tree's "2/3 components" over its replica counts).
-    """
-    table = ([[c.header for c in columns]] if headers else []) + [
+
+def _table(
+    columns: Sequence[Column], rows: Sequence[Sequence[str]], headers: bool
+) -> list[list[str]]:
+    return ([[c.header for c in columns]] if headers else []) + [
         [escape_cell(cell) for cell in row] for row in rows
     ]
+
+
+def _layout(
+    columns: Sequence[Column],
+    table: Sequence[Sequence[str]],
+    *,
+    gap: str,
+    indent: str,
+    min_width: int,
+    width: int | None,
+    floors: Sequence[int],
+    run_on: Collection[tuple[int, int]] = (),
+    first: int = 0,
+) -> TableLayout:
     # min_width counts the gap, as kubectl's tab writer counts its padding (custom-columns: 6).
     floor = max(min_width - len(gap), 0)
-    first = 1 if headers else 0  # rows[r] is table[r + first]
+    # rows[r] of run_on is table[r + first] (after the header row, when there is one)
     spans = {
         (r + first, i)
         for r, i in run_on
@@ -70,7 +98,7 @@ def render_table(
         max((len(row[i]) for n, row in enumerate(table) if (n, i) not in spans), default=floor)
         for i in range(len(columns))
     ]
-    widths = [max(w, floor) for w in widths]
+    widths = [max(w, floor, *floors[i : i + 1]) for i, w in enumerate(widths)]
     for n, i in sorted(spans):
         if len(table[n][i]) > widths[i] + len(gap) + widths[i + 1]:
             spans.discard((n, i))  # too long to run on: it widens its column after all
@@ -87,6 +115,37 @@ def render_table(
             kept = kept[:last]
         kept, fitted = _fit(columns, headed, room, len(gap), kept)
         widths = [min(w, f) for w, f in zip(widths, fitted, strict=True)]
+    return TableLayout(tuple(widths), tuple(kept), below, frozenset(spans))
+
+
+def render_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    style: Style = PLAIN,
+    headers: bool = True,
+    *,
+    gap: str = GAP,
+    indent: str = "",
+    min_width: int = 0,
+    width: int | None = None,
+    floors: Sequence[int] = (),
+    run_on: Collection[tuple[int, int]] = (),
+) -> str:
+    """The table as text, one line per row, trailing spaces stripped; a cell's control characters
+    and line breaks are escaped (output/terminal.py), its text otherwise printed as given.
+
+    ``style`` makes the header bold on a terminal; ``indent`` starts every line; ``width``
+    narrows the table to fit (see the module's docstring); ``floors``: see ``table_layout``.
+    ``run_on``: the cells, as (row, column) of ``rows``, that may run on into the next column
+    where that cell is empty, rather than widen their column (tree's "2/3 components" over its
+    replica counts).
+    """
+    table = _table(columns, rows, headers)
+    layout = _layout(
+        columns, table, gap=gap, indent=indent, min_width=min_width, width=width,
+        floors=floors, run_on=run_on, first=1 if headers else 0,
+    )  # fmt: skip
+    widths, kept, below, spans = layout.widths, layout.kept, layout.below, layout.spans
     lines = []
     for number, row in enumerate(table):
         padded = []

@@ -28,7 +28,6 @@ DRAWERS: dict[str, str] = {
     "kubectl_dgd.core.views.Explanation": "kubectl_dgd.output.rollout:draw_explanation",
     "kubectl_dgd.usecases.rollout.RolloutState": "kubectl_dgd.output.rollout:draw_state",
     "kubectl_dgd.core.views.RestartSummary": "kubectl_dgd.output.restart:draw_summary",
-    "kubectl_dgd.core.views.RestartProgress": "kubectl_dgd.output.restart:draw_progress",
     "kubectl_dgd.core.tree.TreeView": "kubectl_dgd.output.tree:draw_tree",
     "kubectl_dgd.core.why.report.WhyReport": "kubectl_dgd.output.why:draw_why",
     "kubectl_dgd.core.graph_events.GraphEvents": "kubectl_dgd.output.graph_events:draw_graph_events",

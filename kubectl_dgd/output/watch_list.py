@@ -1,6 +1,6 @@
 """``list -w``'s output, as ``kubectl get -w`` prints it: in a table format a row per event under
-the one header, lined up with the rows printed before; ``-o name`` and ``custom-columns`` a
-listing of one per event; the other formats (json, yaml, jsonpath) each event's object, or
+the header, in columns that keep their widths, with the time each change was seen; ``-o name``
+and ``custom-columns`` a listing of one per event; the other formats (json, yaml, jsonpath) each event's object, or
 kubectl's ``{"type", "object"}`` with ``--output-watch-events``."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from kubectl_dgd.core.views import GraphList
-from kubectl_dgd.output.graph_list import draw_watch_rows
+from kubectl_dgd.output.graph_list import WatchRows
 from kubectl_dgd.output.printer import Options, Printer
 
 
@@ -34,37 +34,45 @@ class WatchEvent(Protocol):
     def obj(self) -> dict[str, Any]: ...
 
 
-def draw_events(
-    printer: Printer,
-    listing: Callable[[list[dict[str, Any]]], GraphList],
-    events: Sequence[WatchEvent],
-    above: list[dict[str, Any]],
-    options: Options,
-    first: bool,
-    with_types: bool,
-) -> str:
-    """The text of ``events``. ``listing`` makes the rows of objects (at the time they are
-    drawn); ``above``: the objects of the rows printed before, which the new rows line up with;
-    ``first``: nothing printed yet (the header then, and no ``---`` before the first YAML
-    document); ``options.headers``: header rows wanted at all (--no-headers)."""
-    header = options.headers and first
-    if printer.is_table:
-        types = ["ADDED"] * len(above) + [e.type for e in events]
-        return draw_watch_rows(
-            listing(above + [e.obj for e in events]),
-            len(events),
-            replace(options, headers=header),
-            printer.format == "wide",
-            types if with_types else None,
-        )
-    if printer.per_object:
+@dataclass
+class WatchPrinter:
+    """Draws each batch of ``list -w`` events by the command's printer, remembering what it
+    printed before: the table's layout (output/graph_list.WatchRows) and whether anything was
+    printed yet (the header then, and no ``---`` before the first YAML document)."""
+
+    printer: Printer
+    with_types: bool = False  # --output-watch-events
+    first: bool = True
+    rows: WatchRows | None = None
+
+    def __post_init__(self) -> None:
+        if self.printer.is_table:
+            self.rows = WatchRows(self.printer.format == "wide", self.with_types)
+
+    def draw(
+        self,
+        listing: Callable[[list[dict[str, Any]]], GraphList],
+        events: Sequence[WatchEvent],
+        observed: str,
+        options: Options,
+    ) -> str:
+        """The text of ``events``. ``listing`` makes the rows of objects (at the time they are
+        drawn); ``observed``: when they were seen, the table's last column;
+        ``options.headers``: header rows wanted at all (--no-headers)."""
+        first, self.first = self.first, False
+        header = options.headers and first
+        if self.rows is not None:
+            view = listing([e.obj for e in events])
+            return self.rows.draw(view, [e.type for e in events], observed, options)
+        if self.printer.per_object:
+            return "".join(
+                self.printer.render(listing([e.obj]), replace(options, headers=header and not i))
+                for i, e in enumerate(events)
+            )
+        printer = self.printer
+        separator = printer.separator if printer.documents else ""
         return "".join(
-            printer.render(listing([e.obj]), replace(options, headers=header and not i))
+            ("" if first and i == 0 else separator)
+            + printer.render(_Data({"type": e.type, "object": e.obj} if self.with_types else e.obj))
             for i, e in enumerate(events)
         )
-    separator = printer.separator if printer.documents else ""
-    return "".join(
-        ("" if first and i == 0 else separator)
-        + printer.render(_Data({"type": e.type, "object": e.obj} if with_types else e.obj))
-        for i, e in enumerate(events)
-    )

@@ -25,13 +25,13 @@ from kubectl_dgd.core.restart import (
     RestartRefused,
     RestartRequest,
     current_restart,
-    default_order,
     plan_restart,
 )
-from kubectl_dgd.core.views import RestartProgress, RestartSummary
+from kubectl_dgd.core.views import RestartSummary
 from kubectl_dgd.errors import ConflictError, DgdError, RefusedError
 from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
+from kubectl_dgd.usecases.rollout import Progress, RolloutState, state_of
 from kubectl_dgd.usecases.watching import TimedOut, follow
 
 MAX_ATTEMPTS = 5
@@ -160,31 +160,6 @@ def request_restart(
     raise AssertionError("unreachable")
 
 
-def progress_of(graph: dict[str, Any], plan: RestartPlan) -> RestartProgress:
-    """Where a restart stands: done / in progress / next, in the controller's order."""
-    observed = graph_phase(read_graph(graph))
-    restart_id = plan.new_id
-    if observed.restart_observed_id != restart_id:
-        return RestartProgress(restart_id, "", pending=_order(plan))
-    phase = observed.restart_phase or ""
-    in_progress = list(observed.restart_in_progress)
-    order = _order(plan)
-    if phase == RESTART_COMPLETED:
-        return RestartProgress(restart_id, phase, done=order)
-    if plan.strategy == "Parallel" or not in_progress:
-        return RestartProgress(restart_id, phase, inProgress=in_progress)
-    first = min((order.index(n) for n in in_progress if n in order), default=0)
-    done = order[:first]
-    pending = [n for n in order[first:] if n not in in_progress]
-    return RestartProgress(restart_id, phase, done, in_progress, pending)
-
-
-def _order(plan: RestartPlan) -> list[str]:
-    if plan.strategy == "Parallel":
-        return default_order(list(plan.names))
-    return list(plan.order) or default_order(list(plan.names))
-
-
 @dataclass(frozen=True)
 class WaitOutcome:
     """How a restart's wait ended."""
@@ -193,37 +168,47 @@ class WaitOutcome:
     message: str
 
 
+def _outcome(restart_id: str, phase: str | None) -> WaitOutcome | None:
+    """How our restart ended, once the operator says (``phase``: its phase for our id)."""
+    if phase == RESTART_COMPLETED:
+        return WaitOutcome(True, f"restart {restart_id} completed")
+    if phase == RESTART_SUPERSEDED:
+        return WaitOutcome(
+            False,
+            f"restart {restart_id} was superseded by a rolling update: the operator does not "
+            "restart while workers are being replaced (the rolling update recreates them)",
+        )
+    if phase == RESTART_FAILED:
+        return WaitOutcome(False, f"restart {restart_id} failed (status.restart.phase Failed)")
+    return None
+
+
 def wait_for_restart(
     cluster: GraphCluster,
     started: LiveRestart,
     clock: Clock,
     timeout: float | None,
-    report: Callable[[RestartProgress], None],
+    report: Callable[[RolloutState], None],
+    blocking: Callable[[], str | None] | None = None,
 ) -> WaitOutcome:
-    """Follow status.restart until our id is Completed, Superseded or Failed, or time runs out;
-    ``report`` gets each change of the progress."""
-    plan = started.plan
-    shown: RestartProgress | None = None
+    """Follow the graph until our restart id is Completed, Superseded or Failed, or time runs
+    out. Until then ``report`` gets each new state in ``rollout status``'s words (the restart's
+    progress, the replicas of each component not settled), with what ``blocking`` (the ``why``
+    diagnosis) says blocks it; the timeout's message points at ``why`` and ``rollout status``,
+    with ``-n``."""
+    restart_id = started.plan.new_id
+    progress = Progress(report, blocking)
 
-    def check(graph: dict[str, Any]) -> WaitOutcome | None:
-        nonlocal shown
-        progress = progress_of(graph, plan)
-        if progress != shown:
-            report(progress)
-            shown = progress
-        if progress.phase == RESTART_COMPLETED:
-            return WaitOutcome(True, f"restart {plan.new_id} completed")
-        if progress.phase == RESTART_SUPERSEDED:
-            return WaitOutcome(
-                False,
-                f"restart {plan.new_id} was superseded by a rolling update: the operator does not "
-                "restart while workers are being replaced (the rolling update recreates them)",
-            )
-        if progress.phase == RESTART_FAILED:
-            return WaitOutcome(False, f"restart {plan.new_id} failed (status.restart.phase Failed)")
-        return None
+    def check(graph: dict[str, Any], diagnose: bool = True) -> WaitOutcome | None:
+        dgd = read_graph(graph)
+        phase = graph_phase(dgd)
+        ours = phase.restart_observed_id == restart_id
+        outcome = _outcome(restart_id, phase.restart_phase if ours else None)
+        if outcome is None:
+            progress(state_of(phase, dgd), diagnose)
+        return outcome
 
-    outcome = check(started.graph)
+    outcome = check(started.graph, diagnose=False)  # our patch: the operator has not looked yet
     if outcome:
         return outcome
     try:
@@ -237,11 +222,12 @@ def wait_for_restart(
         # The restart is written: not the API failure (exit 4) a script would retry, which
         # would restart a second time; the wait failed, as when it times out.
         return WaitOutcome(
-            False, f"restart {plan.new_id} was requested, but following it failed: {err}"
+            False, f"restart {restart_id} was requested, but following it failed: {err}"
         )
     meta = started.graph.get("metadata") or {}
+    where = f"{meta.get('name')} -n {meta.get('namespace') or cluster.namespace}"
     return WaitOutcome(
         False,
-        f"timed out waiting for restart {plan.new_id} to complete; what blocks it: "
-        f"kubectl dgd why {meta.get('name')} -n {meta.get('namespace') or cluster.namespace}",
+        f"timed out waiting for restart {restart_id} to complete; what blocks it: "
+        f"kubectl dgd why {where}; follow it: kubectl dgd rollout status {where}",
     )

@@ -46,7 +46,8 @@ def rollout_state(graph: dict[str, Any]) -> RolloutState:
     return state_of(graph_phase(dgd), dgd)
 
 
-def state_of(phase: Phase, dgd: Graph | None = None) -> RolloutState:
+def state_of(phase: Phase, dgd: Graph) -> RolloutState:
+    """The one prose of a wait, ``rollout status``'s and ``restart --wait``'s."""
     name = phase.name
     if phase.failed:
         return RolloutState(False, True, f'dgd "{name}" failed: {_failure(phase)}', _failure(phase))
@@ -56,6 +57,30 @@ def state_of(phase: Phase, dgd: Graph | None = None) -> RolloutState:
         return RolloutState(False, False, line, f"{waiting}...")
     done = "rolled out; nothing in flight."
     return RolloutState(True, False, f'dgd "{name}" successfully rolled out', done)
+
+
+@dataclass
+class Progress:
+    """Hands each new state of a wait to ``report`` (a state whose line did not change is not
+    said again), with what ``blocking`` (the ``why`` diagnosis) says blocks it while not done,
+    said again only once it changed."""
+
+    report: Callable[[RolloutState], None]
+    blocking: Callable[[], str | None] | None = None
+    shown: str = ""
+    said: str | None = None
+
+    def __call__(self, state: RolloutState, diagnose: bool = True) -> None:
+        """``diagnose=False``: the state of the caller's own write (restart --wait's patch),
+        which the operator cannot have acted on yet: nothing to diagnose."""
+        if state.line == self.shown:
+            return
+        self.shown = state.line
+        if self.blocking is not None and not state.done and diagnose:
+            blocked = self.blocking()
+            state = replace(state, blocked=blocked if blocked != self.said else None)
+            self.said = blocked
+        self.report(state)
 
 
 def _failure(phase: Phase) -> str:
@@ -71,11 +96,11 @@ def _failure(phase: Phase) -> str:
     return phase.failure
 
 
-def _waiting(phase: Phase, dgd: Graph | None) -> str:
+def _waiting(phase: Phase, dgd: Graph) -> str:
     """What the rollout still waits for ("" once settled), with the replicas of each component
-    that has not settled when the graph is at hand."""
+    that has not settled."""
     waiting = _waiting_stage(phase, dgd)
-    replicas = _replicas(dgd, phase.rollout_active) if waiting and dgd is not None else ""
+    replicas = _replicas(dgd, phase.rollout_active) if waiting else ""
     return f"{waiting}; {replicas}" if replicas else waiting
 
 
@@ -104,7 +129,7 @@ def _replicas(dgd: Graph, rolling: bool) -> str:
     return "; ".join(parts)
 
 
-def _waiting_stage(phase: Phase, dgd: Graph | None) -> str:
+def _waiting_stage(phase: Phase, dgd: Graph) -> str:
     if phase.deleting:
         return "the graph is being deleted"
     if not phase.reported or phase.unobserved:
@@ -112,7 +137,7 @@ def _waiting_stage(phase: Phase, dgd: Graph | None) -> str:
             return "the operator to report status"
         return f"generation {phase.generation} not yet observed by the operator"
     if phase.rollout_active:
-        workers = sum(c.is_worker for c in dgd.components) if dgd else 0
+        workers = sum(c.is_worker for c in dgd.components)
         count = (
             f"{phase.updated_workers} of {workers} worker components"
             if workers
@@ -121,8 +146,7 @@ def _waiting_stage(phase: Phase, dgd: Graph | None) -> str:
         updated = ", ".join(phase.updated_components) or "none yet"
         return f"rolling update {phase.rollout_phase}, {count} updated ({updated})"
     if phase.restart_requested or phase.restart_active:
-        busy = ", ".join(phase.restart_in_progress) if not phase.restart_requested else ""
-        return f"restart {phase.restart_id or phase.restart_observed_id} ({busy or 'not started'})"
+        return _restart_stage(dgd)
     if phase.failure:  # not a failure for good (phase.failed): the operator retries the step
         return f"the operator retries after: {phase.failure}"
     if not phase.settled:
@@ -130,6 +154,28 @@ def _waiting_stage(phase: Phase, dgd: Graph | None) -> str:
         detail = f" ({message})" if message else ""
         return f"{phase.ready_components} of {len(phase.components)} components ready{detail}"
     return ""
+
+
+def _restart_stage(dgd: Graph) -> str:
+    """``restart r2 Restarting (done: a; in progress: b; next: c)``, in the operator's order
+    (core/rollout.explain_restart's, as ``status`` and ``rollout explain`` show it)."""
+    from kubectl_dgd.core.rollout import explain_restart
+
+    view = explain_restart(dgd)
+    assert view is not None  # a restart is requested or active
+    restart = f"restart {view.id or view.observedID}"
+    if view.requested:
+        return f"{restart} not yet picked up by the operator"
+    steps = [
+        f"{label}: {', '.join(names)}"
+        for label, names in (
+            ("done", view.done),
+            ("in progress", view.inProgress),
+            ("next", view.next),
+        )
+        if names
+    ]
+    return f"{restart} {view.phase}" + (f" ({'; '.join(steps)})" if steps else "")
 
 
 @dataclass(frozen=True)
@@ -155,19 +201,12 @@ def rollout_status(
     ``why``."""
     graph = named_graph(cluster, name, namespace)
     ns = str((graph.get("metadata") or {}).get("namespace") or namespace)
-    shown = ""
-    said: str | None = None  # the blocking reason last reported: said again only once changed
+    progress = Progress(report, blocking)
 
     def step(obj: dict[str, Any]) -> RolloutState:
-        nonlocal shown, said
         state = rollout_state(obj)
-        if state.line != shown and not state.failed:
-            shown = state.line
-            if blocking is not None and not state.done:
-                blocked = blocking()
-                state = replace(state, blocked=blocked if blocked != said else None)
-                said = blocked
-            report(state)
+        if not state.failed:  # a failure is the error line
+            progress(state)
         return state
 
     state = step(graph)
@@ -187,8 +226,11 @@ def rollout_status(
 
 
 def blocking_reason(cluster: GraphCluster, name: str, namespace: str) -> str | None:
-    """The root cause ``why`` finds first (``InsufficientGPU: ...``), None when it finds none
+    """The root cause ``why`` finds first (``InsufficientGPU: ...``) among what keeps the graph
+    from becoming Ready (its ``error`` findings: a warning, such as the operator not having
+    observed the change yet a moment after it, may clear by itself), None when it finds none
     or cannot read what it needs."""
+    from kubectl_dgd.core.why.report import ERROR
     from kubectl_dgd.errors import DgdError
     from kubectl_dgd.usecases.why import live_why
 
@@ -196,10 +238,8 @@ def blocking_reason(cluster: GraphCluster, name: str, namespace: str) -> str | N
         report = live_why(cluster, name, namespace)
     except DgdError:
         return None
-    if not report.findings:
-        return None
-    first = report.findings[0]
-    return f"{first.reason}: {first.message}"
+    first = next((f for f in report.findings if f.severity == ERROR), None)
+    return None if first is None else f"{first.reason}: {first.message}"
 
 
 def explain(graph: dict[str, Any], now: datetime, blocked: str | None = None) -> Explanation:

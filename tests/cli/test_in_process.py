@@ -473,13 +473,18 @@ def test_restart_wait_reports_progress_on_stderr_and_the_end_on_stdout() -> None
         "dynamographdeployment.nvidia.com/my-graph restart requested\n"
         "restart r9 completed\n"
     )
+    # rollout status's prose (one per change); the outcome is the result on stdout
     assert fake.err == (
-        "restart r9: waiting for the operator; next: Frontend, decode, prefill\n"
-        "restart r9: Restarting; done: Frontend; in progress: decode; next: prefill\n"
-        "restart r9: Completed; done: Frontend, decode, prefill\n"
+        'Waiting for dgd "my-graph" rollout to finish: restart r9 not yet picked up by\n'
+        "  the operator...\n"
+        'Waiting for dgd "my-graph" rollout to finish: restart r9 Restarting (done:\n'
+        "  Frontend; in progress: decode; next: prefill)...\n"
     )
-    # --wait adds the peak-GPU check: a LIST of nodes (none offers GPUs here, so no pods LIST)
-    assert [verb for verb, _, _ in cluster.calls] == ["get", "patch", "list", "watch"]
+    # --wait adds the peak-GPU check: a LIST of nodes (none offers GPUs here, so no pods LIST);
+    # then why's reads (a GET of the graph first) once, for the one line the operator acted on
+    calls = [verb for verb, _, _ in cluster.calls]
+    assert calls[:4] == ["get", "patch", "list", "watch"]
+    assert calls[4:].count("get") == 1 and set(calls[4:]) == {"get", "list"}
 
 
 # ---- --no-headers on every table -------------------------------------------------------------

@@ -11,7 +11,9 @@ from tests.apiserver.server import ApiServer
 from tests.cluster.conftest import NS, dgd, graph, three_graphs
 from tests.cluster.test_watch_rollout import Lines, _interrupt, _start
 
-HEADER = "NAME    STATE        READY   REPLICAS   GPUS   RESTART   ROLLOUT   AGE"
+# At 80 columns RESTART gives way (as in `list`): STATE and ROLLOUT are as wide as their widest
+# value from the first row on, and OBSERVED (the time each row was seen) is last.
+HEADER = "NAME    STATE          READY   REPLICAS   GPUS   ROLLOUT      AGE     OBSERVED"
 
 
 def _rt(server: ApiServer) -> object:
@@ -30,15 +32,19 @@ def test_list_watch_prints_the_list_then_a_row_per_added_modified_and_deleted_gr
         first = lines.until("first ")
         assert first.splitlines() == [
             HEADER,
-            "first   successful   3/3     4/4        4      -         -         120m",
+            "first   successful     3/3     4/4        4      -            120m    12:00:00",
         ]
         rt = _rt(apiserver)
         apiserver.store.create(rt, NS, graph("second", status={}))  # type: ignore[arg-type]
         added = lines.until("second")
-        assert added.startswith("second  ")
+        # "second" is wider than NAME was: the header again, at the new widths, above its row
+        assert added.splitlines() == [
+            "NAME     STATE          READY   REPLICAS   GPUS   ROLLOUT      AGE     OBSERVED",
+            "second   initializing   0/3     0/4        4      -            0s      12:00:00",
+        ]
         status = apiserver.store.get(rt, NS, "first")["status"]  # type: ignore[arg-type]
         apiserver.store.write_status(rt, NS, "first", {**status, "state": "pending"})  # type: ignore[arg-type]
-        assert lines.until("pending").startswith("first   pending")
+        assert lines.until("pending").startswith("first    pending        ")
         apiserver.store.delete(rt, NS, "second")  # type: ignore[arg-type]
         lines.until("second")
         # one LIST, then one watch for every change: no polling (the log is read whole, as the
@@ -48,7 +54,7 @@ def test_list_watch_prints_the_list_then_a_row_per_added_modified_and_deleted_gr
         _, err = _interrupt(proc)
     assert proc.returncode == 130
     assert "Traceback" not in err
-    assert lines.all().count("NAME ") == 1  # the header once
+    assert lines.all().count("NAME ") == 2  # once more, for the wider name only
 
 
 def test_output_watch_events_adds_the_event_column(apiserver: ApiServer) -> None:
@@ -160,8 +166,8 @@ def test_status_watch_without_a_name_is_list_watch(apiserver: ApiServer) -> None
         assert lines.until("first ").splitlines()[0] == HEADER
         rt = _rt(apiserver)
         apiserver.store.create(rt, NS, graph("second", status={}))  # type: ignore[arg-type]
-        assert lines.until("second").startswith("second  ")
+        assert lines.until("second").splitlines()[1].startswith("second   initializing")
     finally:
         _, err = _interrupt(proc)
     assert proc.returncode == 130, err
-    assert lines.all().count("NAME ") == 1
+    assert lines.all().count("NAME ") == 2

@@ -8,11 +8,9 @@ from typing import Any
 
 import pytest
 
-from kubectl_dgd.core.restart import RestartRequest, plan_restart
 from kubectl_dgd.core.timefmt import human_age
 from kubectl_dgd.errors import ApiError, NotFoundError
-from kubectl_dgd.output.printer import format_view
-from kubectl_dgd.usecases.live_restart import merge_patch, progress_of
+from kubectl_dgd.usecases.live_restart import merge_patch
 from kubectl_dgd.usecases.rollout import rollout_state
 from kubectl_dgd.usecases.watching import TimedOut, follow
 from tests.cluster.conftest import graph
@@ -116,35 +114,21 @@ def test_merge_patch_nulls_removed_keys_and_keeps_equal_ones() -> None:
     assert merge_patch(new, new) == {}
 
 
-def _plan(parallel: bool = False) -> Any:
-    from datetime import UTC, datetime
-
-    return plan_restart(
-        graph(), RestartRequest(parallel=parallel, restart_id="r"), datetime(2026, 1, 1, tzinfo=UTC)
-    )
-
-
-def test_progress_of_a_sequential_restart_in_alphabetical_order() -> None:
-    obj = graph()
+def test_a_sequential_restart_says_done_in_progress_and_next_in_the_operators_order() -> None:
+    obj = graph(restart={"id": "r"})
     obj["status"]["restart"] = {"observedID": "r", "phase": "Restarting", "inProgress": ["decode"]}
-    progress = progress_of(obj, _plan())
-    assert (progress.done, progress.inProgress, progress.pending) == (
-        ["Frontend"],
-        ["decode"],
-        ["prefill"],
-    )
-    assert (
-        format_view(progress, "text")
-        == "restart r: Restarting; done: Frontend; in progress: decode; next: prefill\n"
+    assert rollout_state(obj).line == (
+        'Waiting for dgd "my-graph" rollout to finish: restart r Restarting (done: Frontend; '
+        "in progress: decode; next: prefill)..."
     )
 
 
-def test_progress_before_the_operator_sees_the_id() -> None:
-    obj = graph()
-    obj["status"]["restart"] = {"observedID": "older", "phase": "Completed"}
-    assert format_view(progress_of(obj, _plan()), "text") == (
-        "restart r: waiting for the operator; next: Frontend, decode, prefill\n"
-    )
+def test_components_restarting_together_are_never_also_next() -> None:
+    # the operator lists two at once (the simulated one restarts every component together)
+    obj = graph(restart={"id": "r"})
+    busy = ["Frontend", "decode"]
+    obj["status"]["restart"] = {"observedID": "r", "phase": "Restarting", "inProgress": busy}
+    assert "(in progress: Frontend, decode; next: prefill)" in rollout_state(obj).line
 
 
 def test_rollout_state_needs_the_generation_observed() -> None:
@@ -178,7 +162,7 @@ def test_rollout_state_waits_through_a_failure_the_operator_retries() -> None:
 def test_rollout_state_waits_for_a_pending_restart() -> None:
     obj = graph(restart={"id": "r2"})
     obj["status"]["restart"] = {"observedID": "r1", "phase": "Completed"}
-    assert "restart r2 (not started)" in rollout_state(obj).line
+    assert "restart r2 not yet picked up by the operator" in rollout_state(obj).line
 
 
 @pytest.mark.parametrize(

@@ -187,10 +187,13 @@ def test_wait_follows_a_sequential_restart_to_completion(
     result = dgd(apiserver, "restart", "my-graph", "--id", "w1", "--wait", "--timeout", "30s")
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith("restart w1 completed\n")
-    progress = result.stderr.splitlines()
-    assert "restart w1: Restarting; in progress: Frontend; next: decode, prefill" in progress
-    assert "restart w1: Restarting; done: Frontend; in progress: decode; next: prefill" in progress
-    assert progress[-1] == "restart w1: Completed; done: Frontend, decode, prefill"
+    # rollout status's lines, the restart's progress in the operator's order; the end is the
+    # result on stdout
+    wait = 'Waiting for dgd "my-graph" rollout to finish: restart w1 Restarting'
+    progress = result.stderr.replace("\n  ", " ").splitlines()
+    assert f"{wait} (in progress: Frontend; next: decode, prefill)..." in progress
+    assert f"{wait} (done: Frontend; in progress: decode; next: prefill)..." in progress
+    assert progress[-1] == f"{wait} (done: Frontend, decode; in progress: prefill)..."
 
 
 def test_wait_follows_a_parallel_restart(apiserver: ApiServer, operator_sim: OperatorSim) -> None:
@@ -200,7 +203,10 @@ def test_wait_follows_a_parallel_restart(apiserver: ApiServer, operator_sim: Ope
         apiserver, "restart", "my-graph", "--parallel", "--id", "p", "--wait", "--timeout", "30s"
     )
     assert result.returncode == 0, result.stderr
-    assert "restart p: Restarting; in progress: Frontend, decode, prefill" in result.stderr
+    assert (
+        'Waiting for dgd "my-graph" rollout to finish: restart p Restarting (in progress: '
+        "Frontend, decode, prefill)...\n"
+    ) in result.stderr
 
 
 def test_wait_times_out_when_the_operator_does_not_answer(apiserver: ApiServer) -> None:
@@ -210,7 +216,8 @@ def test_wait_times_out_when_the_operator_does_not_answer(apiserver: ApiServer) 
     assert result.returncode == 1
     assert (
         "error: timed out waiting for restart t to complete; what blocks it: "
-        f"kubectl dgd why my-graph -n {NS}\n"
+        f"kubectl dgd why my-graph -n {NS}; follow it: kubectl dgd rollout status my-graph "
+        f"-n {NS}\n"
     ) in result.stderr
     assert time.monotonic() - started < 20
 
