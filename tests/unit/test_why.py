@@ -550,3 +550,13 @@ def test_a_component_scaled_to_zero_wants_no_pods() -> None:
     (stale,) = run([], g).findings
     assert stale.message.endswith("but there are no pods for component decode.")
     assert stale.details == []  # the operator's Deployments were not read: not judged
+
+
+def test_gpu_pod_bigger_than_any_node_it_may_run_on_says_so() -> None:
+    p = pod("p-0", "prefill", gpus=16, scheduled=GPU_MESSAGE)
+    tainted = gpu_node("tainted", 32)
+    tainted["spec"] = {"taints": [{"key": "team", "value": "b", "effect": "NoSchedule"}]}
+    (finding,) = run([p], nodes=[gpu_node("a", 8), tainted], node_pods=[p]).findings
+    assert "No node it may run on has 16 GPUs (the largest has 8)." in finding.message
+    assert "1 more GPU node is ruled out" in finding.message
+    assert finding.action.startswith("Add a node with at least 16 GPUs")

@@ -201,12 +201,12 @@ class _Diagnosis:
         else:
             message += f"; the most free on any node is {most}"
             message += f" ({total_free} free of {allocatable} in the cluster)."
-        if biggest < need and ruled_out:
+        if biggest < need:
             message += (
                 f" No node it may run on has {need} {_gpus(need)} (the largest has {biggest})."
+                if ruled_out
+                else f" No node has {need} {_gpus(need)} at all (the largest has {biggest})."
             )
-        elif biggest < need:
-            message += f" No node has {need} {_gpus(need)} at all (the largest has {biggest})."
             action = (
                 f"Add a node with at least {need} {_gpus(need)}, or give {component} fewer per pod."
                 if mig
