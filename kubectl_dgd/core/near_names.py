@@ -23,11 +23,19 @@ def distance(a: str, b: str) -> int:
 
 
 def near_names(typed: str, names: Iterable[str]) -> list[str]:
-    """The names within two edits of ``typed`` (case ignored, as cobra lowers what was typed),
-    or that it is a prefix of, in the order given; never ``typed`` itself."""
+    """The names within two edits of ``typed`` (case ignored: cobra lowers what was typed, and
+    component names are mixed case), or that it is a prefix of, in the order given; never
+    ``typed`` itself."""
     lowered = typed.lower()
     return [
         name
         for name in names
-        if name != typed and (name.startswith(lowered) or distance(lowered, name) <= MAX_EDITS)
+        if name != typed
+        and (name.lower().startswith(lowered) or distance(lowered, name.lower()) <= MAX_EDITS)
     ]
+
+
+def did_you_mean(typed: str, names: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the near names, or nothing."""
+    near = near_names(typed, names)
+    return f" (did you mean {' or '.join(near)}?)" if near else ""

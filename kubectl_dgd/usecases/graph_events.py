@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from kubectl_dgd.core.graph_events import EventFilter, GraphEvents, graph_events, names_to_settle
+from kubectl_dgd.core.near_names import did_you_mean
 from kubectl_dgd.errors import ApiError, NotFoundError
 from kubectl_dgd.usecases.graph_lookup import named_graph
 from kubectl_dgd.usecases.ports import Clock, GraphCluster
@@ -43,7 +44,8 @@ def check_component(graph: dict[str, Any], which: EventFilter | None) -> None:
     if which.component not in names:
         raise NotFoundError(
             f"graph {(graph.get('metadata') or {}).get('name')} has no component "
-            f"{which.component}; its components: {', '.join(sorted(names))}"
+            f"{which.component}{did_you_mean(which.component, names)}; "
+            f"its components: {', '.join(sorted(names))}"
         )
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kubectl_dgd.core.near_names import did_you_mean
 from kubectl_dgd.core.validate.graphview import components
 from kubectl_dgd.errors import NotFoundError, UsageError
 from kubectl_dgd.usecases.graph_lookup import named_graph
@@ -75,7 +76,8 @@ def check_graph(cluster: GraphCluster, name: str, namespace: str, which: PodFilt
     if which.component is not None:
         if which.component not in chosen:
             raise NotFoundError(
-                f"graph {name} has no component {which.component}; "
+                f"graph {name} has no component {which.component}"
+                f"{did_you_mean(which.component, chosen)}; "
                 f"its components: {', '.join(sorted(chosen))}"
             )
         chosen = [which.component]
@@ -84,7 +86,8 @@ def check_graph(cluster: GraphCluster, name: str, namespace: str, which: PodFilt
         if which.component_type not in types:
             listed = ", ".join(types) if types else "none set"
             raise NotFoundError(
-                f"graph {name} has no component of type {which.component_type}; its types: {listed}"
+                f"graph {name} has no component of type {which.component_type}"
+                f"{did_you_mean(which.component_type, types)}; its types: {listed}"
             )
         typed = {str(c.get("name")) for c in parts if c.get("type") == which.component_type}
         chosen = [c for c in chosen if c in typed]

@@ -196,9 +196,10 @@ def test_unknown_graph_component_or_type_exits_3_naming_those_that_exist(
     )
     component_typo = dgd(apiserver, "logs", "my-graph", "decod")
     assert component_typo.returncode == 3
-    assert "graph my-graph has no component decod; its components: Frontend, decode, prefill" in (
-        component_typo.stderr
-    )
+    assert (
+        "graph my-graph has no component decod (did you mean decode?); "
+        "its components: Frontend, decode, prefill"
+    ) in component_typo.stderr
     type_typo = dgd(apiserver, "logs", "my-graph", "--type", "worker")
     assert type_typo.returncode == 3
     assert "no component of type worker; its types: decode, frontend, prefill" in type_typo.stderr

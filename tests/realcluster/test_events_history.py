@@ -74,7 +74,10 @@ def test_a_replaced_crashing_pods_backoff_event_is_still_the_graphs(real_ns: Rea
     assert "valid --types are Normal or Warning" in wrong.stderr
     typo = real_ns.kdgd("events", GRAPH, "--for", "VllmWorkr")
     assert typo.returncode == 3
-    assert "has no component VllmWorkr; its components: Frontend, VllmWorker" in typo.stderr
+    assert (
+        "has no component VllmWorkr (did you mean VllmWorker?); its components: Frontend, VllmWorker"
+        in typo.stderr
+    )
 
 
 def test_a_neighbour_graph_named_like_a_component_path_keeps_its_events(

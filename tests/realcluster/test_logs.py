@@ -92,7 +92,10 @@ def test_a_mistyped_component_exits_3_naming_those_there(real_ns: RealNamespace)
     done = real_ns.kdgd("logs", GRAPH, "VllmDecodeWorkr", who="dev")
 
     assert done.returncode == 3, done
-    assert "Frontend" in done.stderr and "VllmDecodeWorker" in done.stderr
+    assert done.stderr == (
+        f"error: graph {GRAPH} has no component VllmDecodeWorkr (did you mean VllmDecodeWorker?);"
+        " its components: Frontend, VllmDecodeWorker\n"
+    )
 
 
 def test_follow_prints_what_is_appended_then_stops_on_interrupt(real_ns: RealNamespace) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_dgd.core.near_names import distance, near_names
+from kubectl_dgd.core.near_names import did_you_mean, distance, near_names
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,11 @@ def test_case_is_ignored_in_what_was_typed_and_the_name_itself_is_not_offered() 
 def test_nothing_near_is_an_empty_list() -> None:
     assert near_names("frontend", ["decode-worker", "prefill"]) == []
     assert near_names("x", []) == []
+
+
+def test_component_names_are_compared_without_case() -> None:
+    assert near_names("vllmdecodeworkr", ["Frontend", "VllmDecodeWorker"]) == ["VllmDecodeWorker"]
+    assert did_you_mean("VllmDecodeWorkr", ["Frontend", "VllmDecodeWorker"]) == (
+        " (did you mean VllmDecodeWorker?)"
+    )
+    assert did_you_mean("planner", ["Frontend", "VllmDecodeWorker"]) == ""
