@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_dgd.core.gpus import component_gpus, pod_footprint
@@ -42,6 +42,7 @@ from kubectl_dgd.core.graph import (
     recreates,
 )
 from kubectl_dgd.core.impact import ComponentImpact
+from kubectl_dgd.core.node_fit import labels_allow
 from kubectl_dgd.core.node_gpus import GPU_RESOURCE, NodeGpus, is_mig, pod_gpu_resource
 
 DEFAULT_SURGE = "25%"
@@ -64,6 +65,8 @@ class PeakNeed:
     pod_gpus: int  # what one new pod needs on one node
     alone: bool = False  # a Sequential restart: this component's peak comes on its own
     resource: str = GPU_RESOURCE  # or the MIG profile the component's pods ask for
+    # the component's pod template spec: its nodeSelector and affinity say which nodes count
+    pod_spec: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def pods(self) -> int:
@@ -115,6 +118,10 @@ def rolling_peak(
         peak = max(peak, next_old * old_unit + next_new * new_unit)
         current_old, current_new = next_old, next_new
     return peak
+
+
+def _pod_spec(component: Mapping[str, Any]) -> Mapping[str, Any]:
+    return mapping(mapping(component.get("podTemplate")).get("spec"))
 
 
 def gpu_resource(component: Mapping[str, Any]) -> str:
@@ -184,7 +191,13 @@ def peak_needs(
         if extra > 0:
             needs.append(
                 PeakNeed(
-                    name, what, extra, pod, alone and not restart_parallel, gpu_resource(component)
+                    name,
+                    what,
+                    extra,
+                    pod,
+                    alone and not restart_parallel,
+                    gpu_resource(component),
+                    _pod_spec(component),
                 )
             )
     return needs
@@ -197,7 +210,15 @@ def restart_needs(graph: Mapping[str, Any], parallel: bool, grove: bool = False)
         extra, pod = _rolled(component, component, native=grove)
         if extra > 0:
             needs.append(
-                PeakNeed(name, "the restart", extra, pod, not parallel, gpu_resource(component))
+                PeakNeed(
+                    name,
+                    "the restart",
+                    extra,
+                    pod,
+                    not parallel,
+                    gpu_resource(component),
+                    _pod_spec(component),
+                )
             )
     return needs
 
@@ -210,6 +231,7 @@ class PeakShortfall:
     free: int  # free GPUs on schedulable nodes
     most_on_one_node: int
     stalls: bool  # the need does not fit even alone; else only beside the others' new pods
+    narrowed: bool = False  # its nodeSelector or affinity leaves some GPU nodes out
 
     def message(self) -> str:
         need = self.need
@@ -218,19 +240,25 @@ class PeakShortfall:
         pods += "s" if need.pod_gpus != 1 else ""
         head = (
             f"warning: {need.component}: {need.what} needs {need.extra_gpus} more "
-            f"{need.resource} at its peak ({pods}); the cluster has {self.free} free (at most "
-            f"{self.most_on_one_node} on one node)"
+            f"{need.resource} at its peak ({pods}); "
+            + (
+                "the nodes its nodeSelector and affinity allow have"
+                if self.narrowed
+                else "the cluster has"
+            )
+            + f" {self.free} free (at most {self.most_on_one_node} on one node)"
         )
         if self.stalls:
             return head + f": new pods will stay Pending and {need.what} will stall"
         return head + ", not enough beside the other components' new pods: they wait in turn"
 
 
-def _place(free: dict[str, int], need: PeakNeed) -> bool:
-    """Put ``need``'s pods on the nodes (most free first); False when one does not fit."""
+def _place(free: dict[str, int], need: PeakNeed, allowed: frozenset[str]) -> bool:
+    """Put ``need``'s pods on the ``allowed`` nodes (most free first); False when one does not
+    fit."""
     ok = True
     for _ in range(need.pods):
-        node = max(sorted(free), key=lambda n: free[n], default=None)
+        node = max(sorted(n for n in free if n in allowed), key=lambda n: free[n], default=None)
         if node is None or free[node] < need.pod_gpus:
             ok = False
             continue
@@ -249,20 +277,42 @@ def shortfalls(needs: Iterable[PeakNeed], nodes: Iterable[NodeGpus]) -> list[Pea
         if node.schedulable:
             free.setdefault(node.resource, {})[node.name] = node.free
     needs = list(needs)
+    # the nodes each need's pods may use, by their labels (its nodeSelector and affinity)
+    allowed = {
+        need.component: frozenset(
+            n.name
+            for n in nodes
+            if n.resource == need.resource and labels_allow(need.pod_spec, n.labels)
+        )
+        for need in needs
+    }
+    narrowed = {
+        need.component: any(
+            n.resource == need.resource and n.name not in allowed[need.component] for n in nodes
+        )
+        for need in needs
+    }
     short = {}
     for need in needs:
-        offered = free.get(need.resource, {})
-        if not _place(dict(offered), need):
+        offered = {
+            n: f for n, f in free.get(need.resource, {}).items() if n in allowed[need.component]
+        }
+        if not _place(dict(offered), need, allowed[need.component]):
             total, most = sum(offered.values()), max(offered.values(), default=0)
-            short[need.component] = PeakShortfall(need, total, most, True)
+            short[need.component] = PeakShortfall(need, total, most, True, narrowed[need.component])
     together = sorted(
-        (n for n in needs if not n.alone and n.component not in short), key=lambda n: -n.pod_gpus
+        (n for n in needs if not n.alone and n.component not in short),
+        key=lambda n: (-n.pod_gpus, len(allowed[n.component])),  # the most constrained first
     )
     placed = {resource: dict(offered) for resource, offered in free.items()}
     for need in together:
         offered = placed.setdefault(need.resource, {})
-        if not _place(offered, need):
-            original = free.get(need.resource, {})
+        if not _place(offered, need, allowed[need.component]):
+            original = {
+                n: f for n, f in free.get(need.resource, {}).items() if n in allowed[need.component]
+            }
             total, most = sum(original.values()), max(original.values(), default=0)
-            short[need.component] = PeakShortfall(need, total, most, False)
+            short[need.component] = PeakShortfall(
+                need, total, most, False, narrowed[need.component]
+            )
     return [short[n.component] for n in needs if n.component in short]

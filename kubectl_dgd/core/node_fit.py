@@ -1,7 +1,8 @@
 """Whether the scheduler may put a pod on a node at all, before resources: its nodeSelector,
 its required node affinity and its tolerations of the node's NoSchedule and NoExecute taints
 (the NodeAffinity and TaintToleration filters). Used to count only the GPUs a Pending pod could
-get: a free node its selector excludes is no help."""
+get (why) or a change's new pods could (the peak check): a free node its selector excludes is
+no help."""
 
 from __future__ import annotations
 
@@ -72,14 +73,21 @@ def _tolerated(taint: Mapping[str, Any], tolerations: list[Mapping[str, Any]]) -
     return False
 
 
-def may_run_on(
-    spec: Mapping[str, Any], labels: Mapping[str, str], taints: list[Mapping[str, Any]]
-) -> bool:
-    """Whether a pod of ``spec`` passes the node's label and taint filters."""
+def labels_allow(spec: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
+    """Whether a pod of ``spec`` passes the node's labels: its nodeSelector and required node
+    affinity. Alone, for a pod template not yet admitted: admission may still add tolerations
+    (the ExtendedResourceToleration plugin does for nvidia.com/gpu taints), never selectors."""
     selector = _mapping(spec.get("nodeSelector"))
     if any(labels.get(str(k)) != str(v) for k, v in selector.items()):
         return False
-    if not _affinity_holds(spec, labels):
+    return _affinity_holds(spec, labels)
+
+
+def may_run_on(
+    spec: Mapping[str, Any], labels: Mapping[str, str], taints: list[Mapping[str, Any]]
+) -> bool:
+    """Whether a pod of ``spec`` (as admitted) passes the node's label and taint filters."""
+    if not labels_allow(spec, labels):
         return False
     tolerations = [_mapping(t) for t in _list(spec.get("tolerations"))]
     return all(

@@ -149,3 +149,38 @@ def test_concurrent_needs_share_the_free_gpus_sequential_restarts_do_not() -> No
 def test_cordoned_nodes_hold_nothing_new() -> None:
     need = PeakNeed("decode", "x", 1, 1)
     assert len(shortfalls([need], [node("a", 8, schedulable=False)])) == 1
+
+
+def _pooled(name: str, free: int, pool: str) -> NodeGpus:
+    return NodeGpus(name, "H100", free, 0, labels={"pool": pool})
+
+
+def test_a_need_counts_only_the_nodes_its_selector_allows() -> None:
+    spec = {"nodeSelector": {"pool": "llm"}}
+    need = PeakNeed("decode", "the managed rolling update", 4, 4, pod_spec=spec)
+    nodes = [_pooled("ours", 2, "llm"), _pooled("theirs", 8, "batch")]
+    (short,) = shortfalls([need], nodes)
+    assert (short.free, short.most_on_one_node, short.stalls) == (2, 2, True)
+    assert (
+        "; the nodes its nodeSelector and affinity allow have 2 free (at most 2 on one node)"
+        in (short.message())
+    )
+    assert shortfalls([PeakNeed("decode", "x", 4, 4)], nodes) == []  # no selector: "theirs"
+
+
+def test_a_need_ignores_taints_which_admission_may_still_tolerate() -> None:
+    # ExtendedResourceToleration adds the nvidia.com/gpu toleration to the pods, not the template
+    tainted = NodeGpus(
+        "gpu", "H100", 8, 0, taints=[{"key": "nvidia.com/gpu", "effect": "NoSchedule"}]
+    )
+    assert shortfalls([PeakNeed("decode", "x", 4, 4)], [tainted]) == []
+
+
+def test_concurrent_needs_place_the_most_constrained_first() -> None:
+    a = PeakNeed("decode", "x", 4, 4, pod_spec={"nodeSelector": {"pool": "llm"}})
+    b = PeakNeed("prefill", "x", 4, 4)
+    nodes = [_pooled("ours", 4, "llm"), _pooled("theirs", 4, "batch")]
+    # prefill could take "ours" (the first of the most free) and leave decode nothing
+    assert shortfalls([b, a], nodes) == []
+    (short,) = shortfalls([b, a, PeakNeed("planner", "x", 4, 4)], nodes)
+    assert (short.need.component, short.stalls) == ("planner", False)
