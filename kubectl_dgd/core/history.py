@@ -6,8 +6,9 @@ The operator keeps no history of a DGD. What a cluster still holds:
   sent it (exact; absent for graphs written any other way);
 - during a managed rolling update, the old generation's worker DCDs (worker-hash label = the
   hash still recorded in ``nvidia.com/current-worker-hash-v2``): their main containers' image,
-  command, args and resources give back the old worker templates. Such a rebuilt spec is kept
-  only when its worker hash equals the recorded one, so what it restores is what ran;
+  command, args and resources give back the old worker templates, or else their whole pod
+  specs (a sidecar or the rest of the pod spec changed). Such a rebuilt spec is kept only when its
+  worker hash equals the recorded one, so what it restores is what ran;
 - ``metadata.managedFields``: which manager wrote which fields when, never the old values: shown
   as the writers, never a revision.
 
@@ -149,14 +150,25 @@ def _with_spec(live: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
     return obj
 
 
-def rebuild_from_dcds(live_spec: dict[str, Any], old_dcds: list[dict[str, Any]]) -> dict[str, Any]:
-    """The live spec with each worker's main container set back to its old DCD's."""
+def rebuild_from_dcds(
+    live_spec: dict[str, Any], old_dcds: list[dict[str, Any]], whole_template: bool = False
+) -> dict[str, Any]:
+    """The live spec with each worker's main container set back to its old DCD's; with
+    ``whole_template``, each worker's whole pod spec (sidecars, init containers, volumes and
+    the rest of it too)."""
     spec = copy.deepcopy(live_spec)
     by_name = {str((d.get("spec") or {}).get("name") or ""): d for d in old_dcds}
     for component in spec.get("components") or []:
         if not isinstance(component, dict) or component.get("type") not in WORKER_TYPES:
             continue
         dcd = by_name.get(str(component.get("name")))
+        template = ((dcd or {}).get("spec") or {}).get("podTemplate")
+        if whole_template:
+            # the pod spec only: the DCD's template metadata carries what the operator adds
+            old_spec = template.get("spec") if isinstance(template, dict) else None
+            if isinstance(old_spec, dict):
+                component.setdefault("podTemplate", {})["spec"] = copy.deepcopy(old_spec)
+            continue
         ours, theirs = (
             _main(component.get("podTemplate")),
             _main((dcd or {}).get("spec", {}).get("podTemplate")),
@@ -222,8 +234,14 @@ def build_history(
     ]
     rolling = bool(recorded) and live_hash is not None and live_hash != recorded
     if rolling and old:
+        # the main containers' fields first, then (a sidecar or the pod spec changed too) the
+        # whole templates: the first that hashes to the recorded hash is what ran
         spec = rebuild_from_dcds(live_spec, old)
         got = hashed(spec)
+        if got != recorded:
+            whole = rebuild_from_dcds(live_spec, old, whole_template=True)
+            if hashed(whole) == recorded:
+                spec, got = whole, recorded
         source = f"old generation (DCDs of worker hash {recorded})"
         if got == recorded:
             same = next((c for c in candidates if c.spec == spec), None)

@@ -171,3 +171,45 @@ def test_undo_into_the_git_file_leaves_the_cluster_alone(real_ns: RealNamespace)
         == live["metadata"]["resourceVersion"]
         or real_ns.graph("healthy")["spec"] == live["spec"]
     )
+
+
+def test_a_change_beyond_the_main_container_is_rebuilt_from_the_whole_old_template(
+    real_ns: RealNamespace,
+) -> None:
+    # the rolling update adds a sidecar as well: the old DCDs' main containers alone would not
+    # give back what ran (their hash differs); their whole pod templates do
+    real_ns.create(
+        scenarios.graph(
+            "stuck-rollout",
+            scenarios.component("Frontend", "frontend"),
+            scenarios.component("VllmDecodeWorker", "worker", gpus=1),
+            namespace=real_ns.name,
+        )
+    )
+    spec = real_ns.wait_ready("stuck-rollout")["spec"]
+    pod = spec["components"][1]["podTemplate"]["spec"]
+    pod["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": "16"}}
+    pod["containers"].append({"name": "metrics", "image": "prom/statsd-exporter:v0.28.0"})
+    real_ns.rest.merge_patch("DynamoGraphDeployment", "stuck-rollout", real_ns.name, {"spec": spec})
+    real_ns.rest.wait_for(
+        "two worker generations", lambda: len(_worker_hashes(real_ns)) == 2 or None, 60
+    )
+    recorded = real_ns.graph("stuck-rollout")["metadata"]["annotations"][HASH]
+
+    history = json.loads(real_ns.kdgd("history", "stuck-rollout", "-o", "json", who="dev").stdout)
+    old = history["revisions"][0]
+    assert (old["exact"], old["workerHash"]) == (True, recorded), history
+    assert old["changes"] == [
+        "spec.components[1].podTemplate.spec.containers",
+    ], old["changes"]
+
+    done = real_ns.kdgd("abort", "stuck-rollout", who="dev")
+    assert done.returncode == 0, done.stdout + done.stderr
+    containers = real_ns.graph("stuck-rollout")["spec"]["components"][1]["podTemplate"]["spec"][
+        "containers"
+    ]
+    assert [c["name"] for c in containers] == ["main"]
+    assert containers[0]["resources"]["limits"]["nvidia.com/gpu"] == "1"
+    real_ns.rest.wait_for(
+        "the new generation deleted", lambda: _worker_hashes(real_ns) == {recorded} or None, 60
+    )
