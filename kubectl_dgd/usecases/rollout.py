@@ -54,7 +54,7 @@ def state_of(phase: Phase, dgd: Graph) -> RolloutState:
     waiting = _waiting(phase, dgd)
     if waiting:
         line = f'Waiting for dgd "{name}" rollout to finish: {waiting}...'
-        return RolloutState(False, False, line, f"{waiting}...")
+        return RolloutState(False, False, line, f"{waiting}.")
     done = "rolled out; nothing in flight."
     return RolloutState(True, False, f'dgd "{name}" successfully rolled out', done)
 

@@ -225,7 +225,7 @@ def test_rollout_explain_mid_rolling_update() -> None:
     head, *_, advice = fake.out.split("\n\n")
     assert head == (
         'dgd "my-graph" in namespace "dynamo": rolling update InProgress, 1 of 2 worker '
-        "components updated (decode)..."
+        "components updated (decode)."  # a statement: not waiting, no "..."
     )
     assert advice.startswith(
         "What you can do:\n- see what blocks it: kubectl dgd why my-graph -n dynamo\n"

@@ -51,6 +51,7 @@ def test_a_replaced_crashing_pods_backoff_event_is_still_the_graphs(real_ns: Rea
     gone = [r for r in rows if r["object"] == f"Pod/{crashed}"]
     assert {r["reason"] for r in gone} >= {"BackOff"}, rows
     assert all(r["component"] == "VllmWorker" for r in gone)
+    assert not any("{{" in r["message"] for r in rows), rows  # the stage's words, as sent
     assert any(r["component"] == "Frontend" for r in rows)
 
     warnings = real_ns.kdgd("events", GRAPH, "--types=Warning", "--for", "VllmWorker")
