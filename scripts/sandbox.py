@@ -63,13 +63,17 @@ def real(state: Path, bindir: Path, ready: threading.Event, stop: threading.Even
     from tests.realcluster.rest import Rest
 
     print(f"sandbox: real control plane (kube-apiserver and friends from {bindir})", flush=True)
-    every_log = state / "every-container.log"
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000000000Z", time.gmtime())
+    every_log, previous_log = state / "every-container.log", state / "every-previous.log"
     every_log.write_text(
-        time.strftime("%Y-%m-%dT%H:%M:%S.000000000Z", time.gmtime())
-        + " stdout F sandbox: kwok serves this line as every container's log"
-        + " (no container runs here)\n"
+        f"{stamp} stdout F sandbox: kwok serves this line as every container's log"
+        " (no container runs here)\n"
     )
-    controlplane.up(state, bindir, every_log=every_log)
+    previous_log.write_text(
+        f"{stamp} stderr F sandbox: kwok serves this line as every container's previous log"
+        " (a crash loop here is simulated)\n"
+    )
+    controlplane.up(state, bindir, every_log=every_log, every_previous_log=previous_log)
     operator = None
     try:
         env = controlplane.State(state).read()

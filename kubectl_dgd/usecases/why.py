@@ -74,11 +74,22 @@ def refused_note(refused: list[str], namespace: str) -> list[str]:
 
 
 def _previous_log(
-    cluster: GraphCluster, namespace: str, pod: str, container: str, tail: int
+    cluster: GraphCluster,
+    namespace: str,
+    pod: str,
+    container: str,
+    tail: int,
+    unread: list[str],
 ) -> list[str] | None:
+    """The last lines of the container's previous instance; None, and a line in ``unread``
+    when they could not be read (not when the kubelet keeps no previous instance)."""
     try:
         return list(cluster.pod_log(namespace, pod, container, previous=True, tail=tail))
-    except ApiError:  # no previous instance kept, or no right to read logs: no lines
+    except ApiError as err:
+        if err.status == 403:
+            unread.append(f"forbidden (403): this account may not read pods/log in {namespace}")
+        elif not (err.status in (400, 404) and "not found" in str(err)):
+            unread.append(f"the previous log of {pod}, container {container}, not read: {err}")
         return None
 
 
@@ -124,12 +135,13 @@ def live_why(
         if deployments is not None:
             inputs.operators = [d for d in deployments if is_operator_deployment(d)]
     logs: dict[tuple[str, str], list[str]] = {}
+    unread: list[str] = []
     for pod, container in crash_looping(pods):
-        lines = _previous_log(cluster, ns, pod, container, tail)
+        lines = _previous_log(cluster, ns, pod, container, tail, unread)
         if lines is not None:
             logs[(pod, container)] = lines
     inputs.previous_logs = logs
     report = diagnose(inputs)
     report.width = width
-    report.warnings = refused_note(refused, ns)
+    report.warnings = refused_note(refused, ns) + sorted(set(unread))
     return report

@@ -159,6 +159,35 @@ def test_crash_loop_shows_the_last_lines_of_the_previous_log(apiserver: ApiServe
     assert "--previous" in finding["action"]
 
 
+def test_a_previous_log_that_cannot_be_read_is_one_warning_not_silence(
+    apiserver: ApiServer,
+) -> None:
+    sim = _cluster(apiserver)
+    assert sim.children is not None
+    sim.children.logs = apiserver.logs
+    sim.children.faults["prefill"] = "CrashLoopBackOff"
+    sim.children.crash_logs["prefill"] = ["ValueError: max_model_len"]
+    sim.settle()
+    apiserver.faults.fail_next(1, 500, lambda r: r.subresource == "log")
+    code, out, err = _why(apiserver)
+    assert code == 1
+    assert "CrashLoop, component prefill (error)" in out
+    assert "ValueError" not in out
+    (warning,) = err.splitlines()
+    assert warning.startswith("warning: the previous log of my-graph-prefill-")
+    assert ", container main, not read: " in warning
+
+
+def test_no_previous_instance_kept_is_no_warning(apiserver: ApiServer) -> None:
+    sim = _cluster(apiserver)
+    assert sim.children is not None
+    sim.children.faults["prefill"] = "CrashLoopBackOff"  # and no log kept for it
+    sim.settle()
+    code, out, err = _why(apiserver)
+    assert code == 1 and "CrashLoop, component prefill (error)" in out
+    assert err == ""
+
+
 @pytest.mark.parametrize("columns", ["80", "200"])
 def test_several_problems_root_cause_first(apiserver: ApiServer, columns: str) -> None:
     comps = [

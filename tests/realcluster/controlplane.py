@@ -246,11 +246,16 @@ def _get(
 
 
 def up(
-    folder: Path, bindir: Path, gpu_nodes: int = 2, every_log: Path | None = None
+    folder: Path,
+    bindir: Path,
+    gpu_nodes: int = 2,
+    every_log: Path | None = None,
+    every_previous_log: Path | None = None,
 ) -> dict[str, float]:
     """Start everything, wait until it serves, write kubeconfigs and env.json. Returns the
-    seconds each step took. ``every_log``: a CRI log file kwok serves for every container that
-    no Logs object names (the sandbox's; tests name their own files)."""
+    seconds each step took. ``every_log`` (and ``every_previous_log``, for ``--previous``): a
+    CRI log file kwok serves for every container that no Logs object names (the sandbox's;
+    tests name their own files)."""
     state = State(folder)
     folder.mkdir(parents=True, exist_ok=True)
     configs = kwok_stages()
@@ -262,7 +267,19 @@ def up(
                     "apiVersion": "kwok.x-k8s.io/v1alpha1",
                     "kind": "ClusterLogs",
                     "metadata": {"name": "every-container"},
-                    "spec": {"logs": [{"logsFile": str(every_log), "follow": True}]},
+                    "spec": {
+                        "logs": [
+                            {
+                                "logsFile": str(every_log),
+                                "follow": True,
+                                **(
+                                    {"previousLogsFile": str(every_previous_log)}
+                                    if every_previous_log
+                                    else {}
+                                ),
+                            }
+                        ]
+                    },
                 }
             )
         )
