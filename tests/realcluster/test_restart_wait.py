@@ -12,15 +12,17 @@ from __future__ import annotations
 import itertools
 
 from tests.realcluster import scenarios
-from tests.realcluster.conftest import RealNamespace
+from tests.realcluster.conftest import RealNamespace, pinned
 
 WAIT = 'Waiting for dgd "{name}" rollout to finish: restart {id}'
 
 
 def test_restart_wait_follows_the_restart_to_completion_as_the_namespace_user(
-    real_ns: RealNamespace,
+    real_ns: RealNamespace, gpu_pool: list[str]
 ) -> None:
-    real_ns.create(scenarios.healthy(real_ns.name))
+    # on nodes of its own: the restart's surge pod must find a GPU at once, whatever the tests
+    # beside it hold of the shared nodes (else "blocked by InsufficientGPU" is right to show)
+    real_ns.create(pinned(scenarios.healthy(real_ns.name), real_ns.name))
     real_ns.wait_ready("healthy")
     done = real_ns.kdgd(
         "restart", "healthy", "--id", "r1", "--wait", "--timeout", "90s", who="dev",
@@ -34,7 +36,7 @@ def test_restart_wait_follows_the_restart_to_completion_as_the_namespace_user(
     # the operator picked it up and restarted both components (in the order it reports them)
     wait = WAIT.format(name="healthy", id="r1")
     assert any(line.startswith(f"{wait} Restarting (in progress: ") for line in lines), lines
-    assert all(line.startswith('Waiting for dgd "healthy"') for line in lines), lines
+    assert all(line.startswith('Waiting for dgd "healthy"') for line in lines), "\n".join(lines)
     assert "blocked by" not in done.stderr
 
 
