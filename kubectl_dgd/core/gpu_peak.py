@@ -27,7 +27,7 @@ node), so "8 free on four nodes" does not hold a pod of 4. A component asking fo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,9 +253,9 @@ class PeakShortfall:
         return head + ", not enough beside the other components' new pods: they wait in turn"
 
 
-def _place(free: dict[str, int], need: PeakNeed, allowed: frozenset[str]) -> bool:
-    """Put ``need``'s pods on the ``allowed`` nodes (most free first); False when one does not
-    fit."""
+def _place(free: dict[str, int], need: PeakNeed, allowed: Collection[str]) -> bool:
+    """Put ``need``'s pods on the ``allowed`` nodes of ``free`` (most free first); False when
+    one does not fit."""
     ok = True
     for _ in range(need.pods):
         node = max(sorted(n for n in free if n in allowed), key=lambda n: free[n], default=None)
@@ -277,42 +277,38 @@ def shortfalls(needs: Iterable[PeakNeed], nodes: Iterable[NodeGpus]) -> list[Pea
         if node.schedulable:
             free.setdefault(node.resource, {})[node.name] = node.free
     needs = list(needs)
-    # the nodes each need's pods may use, by their labels (its nodeSelector and affinity)
-    allowed = {
-        need.component: frozenset(
+    # per need: the free GPUs of the schedulable nodes its pods may use (by its nodeSelector
+    # and affinity), and whether those rules leave a node of its resource out
+    usable: dict[str, dict[str, int]] = {}
+    narrowed: dict[str, bool] = {}
+    for need in needs:
+        fits = {
             n.name
             for n in nodes
             if n.resource == need.resource and labels_allow(need.pod_spec, n.labels)
+        }
+        offered = free.get(need.resource, {})
+        usable[need.component] = {n: f for n, f in offered.items() if n in fits}
+        narrowed[need.component] = any(
+            n.resource == need.resource and n.name not in fits for n in nodes
         )
-        for need in needs
-    }
-    narrowed = {
-        need.component: any(
-            n.resource == need.resource and n.name not in allowed[need.component] for n in nodes
-        )
-        for need in needs
-    }
+
+    def shortfall(need: PeakNeed, stalls: bool) -> PeakShortfall:
+        offered = usable[need.component]
+        most = max(offered.values(), default=0)
+        return PeakShortfall(need, sum(offered.values()), most, stalls, narrowed[need.component])
+
     short = {}
     for need in needs:
-        offered = {
-            n: f for n, f in free.get(need.resource, {}).items() if n in allowed[need.component]
-        }
-        if not _place(dict(offered), need, allowed[need.component]):
-            total, most = sum(offered.values()), max(offered.values(), default=0)
-            short[need.component] = PeakShortfall(need, total, most, True, narrowed[need.component])
+        mine = usable[need.component]
+        if not _place(dict(mine), need, mine):
+            short[need.component] = shortfall(need, True)
     together = sorted(
         (n for n in needs if not n.alone and n.component not in short),
-        key=lambda n: (-n.pod_gpus, len(allowed[n.component])),  # the most constrained first
+        key=lambda n: (-n.pod_gpus, len(usable[n.component])),  # the most constrained first
     )
     placed = {resource: dict(offered) for resource, offered in free.items()}
     for need in together:
-        offered = placed.setdefault(need.resource, {})
-        if not _place(offered, need, allowed[need.component]):
-            original = {
-                n: f for n, f in free.get(need.resource, {}).items() if n in allowed[need.component]
-            }
-            total, most = sum(original.values()), max(original.values(), default=0)
-            short[need.component] = PeakShortfall(
-                need, total, most, False, narrowed[need.component]
-            )
+        if not _place(placed.setdefault(need.resource, {}), need, usable[need.component]):
+            short[need.component] = shortfall(need, False)
     return [short[n.component] for n in needs if n.component in short]

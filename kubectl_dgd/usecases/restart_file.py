@@ -34,7 +34,13 @@ from kubectl_dgd.adapters.yamlload import (
 from kubectl_dgd.adapters.yamlscan import document_pieces, plainly_another_kind
 from kubectl_dgd.core.restart import RestartPlan, RestartRefused, RestartRequest, plan_restart
 from kubectl_dgd.core.views import RestartSummary
-from kubectl_dgd.errors import DgdError, GraphNotInFileError, InputError, RefusedError
+from kubectl_dgd.errors import (
+    DgdError,
+    GraphNotInFileError,
+    InputError,
+    NoGraphError,
+    RefusedError,
+)
 from kubectl_dgd.model.kinds import is_dgd
 from kubectl_dgd.usecases.validate import as_beta, refuse_unserved
 
@@ -268,14 +274,13 @@ def _choose_graph(documents: list[Document], name: str | None, path: str) -> Doc
             for d in documents
             if isinstance(d.data, dict) and isinstance(d.data.get("items"), list)
         )
-        hint = (
-            " (graphs inside a List are not edited; save the graph as its own document)"
-            if listed
-            else ""
-        )
         if listed:
-            raise InputError(f"no DynamoGraphDeployment in the file{hint}", path)
-        raise GraphNotInFileError("no DynamoGraphDeployment in the file", path)
+            raise InputError(
+                "no DynamoGraphDeployment in the file (graphs inside a List are not edited; "
+                "save the graph as its own document)",
+                path,
+            )
+        raise NoGraphError(path, 1, sum(isinstance(d.data, dict) for d in documents))
     names = [_name(d) for d in graphs]
     if name is not None:
         chosen = [d for d in graphs if _name(d) == name]

@@ -14,7 +14,7 @@ from kubectl_dgd.adapters.files import atomic_write, locked_for_edit
 from kubectl_dgd.adapters.yamlload import MAX_FILE_BYTES, decode, parse_manifest
 from kubectl_dgd.adapters.yamlrewrite import replace_documents
 from kubectl_dgd.core.history import Revision, changed_paths
-from kubectl_dgd.errors import GraphNotInFileError, InputError, RefusedError
+from kubectl_dgd.errors import GraphNotInFileError, InputError, NoGraphError, RefusedError
 from kubectl_dgd.model.kinds import is_dgd
 
 _BOM = b"\xef\xbb\xbf"
@@ -45,18 +45,17 @@ def graph_name(path: str, name: str | None) -> tuple[str, str | None]:
     asked before the edit); ``name`` picks one of several."""
     from kubectl_dgd.adapters.yamlload import load_file
 
-    graphs = [d.data for d in load_file(path) if isinstance(d.data, dict) and is_dgd(d.data)]
+    objects = [d.data for d in load_file(path) if isinstance(d.data, dict)]
+    graphs = [o for o in objects if is_dgd(o)]
+    if not graphs:
+        raise NoGraphError(path, 1, len(objects))
     if name is not None:
         graphs = [g for g in graphs if (g.get("metadata") or {}).get("name") == name]
-    if len(graphs) != 1:
-        what = (
-            f"no DynamoGraphDeployment named {name!r}"
-            if name
-            else (
-                "no DynamoGraphDeployment" if not graphs else "several graphs: name one with NAME"
-            )
-        )
-        raise (InputError if len(graphs) > 1 else GraphNotInFileError)(what, path)
+        if not graphs:
+            raise GraphNotInFileError(f"no DynamoGraphDeployment named {name!r}", path)
+    if len(graphs) > 1:
+        named = f" named {name!r}" if name else ""
+        raise InputError(f"several graphs{named}: name one with NAME", path)
     meta = graphs[0].get("metadata") or {}
     return str(meta.get("name")), meta.get("namespace")
 

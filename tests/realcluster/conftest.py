@@ -231,3 +231,18 @@ def pinned(graph: dict[str, object], namespace: str) -> dict[str, object]:
             {"key": POOL, "operator": "Equal", "value": namespace, "effect": "NoSchedule"}
         ]
     return graph
+
+
+def stuck_rollout_on_pool(ns: RealNamespace) -> Obj:
+    """On the namespace's ``gpu_pool``, a filler holding one 8-GPU node and stuck-rollout's
+    8-GPU worker the other, both Ready: a rolling update of that worker then has no node for its
+    new pod. Returns stuck-rollout as read once Ready."""
+    from tests.realcluster import scenarios
+
+    filler = scenarios.graph(
+        "filler", scenarios.component("VllmDecodeWorker", "worker", gpus=8), namespace=ns.name
+    )
+    ns.create(pinned(filler, ns.name))
+    ns.create(pinned(scenarios.stuck_rollout(ns.name), ns.name))
+    ns.wait_ready("filler")
+    return ns.wait_ready("stuck-rollout")

@@ -260,6 +260,9 @@ def up(
     folder.mkdir(parents=True, exist_ok=True)
     configs = kwok_stages()
     if every_log is not None:
+        served: dict[str, object] = {"logsFile": str(every_log), "follow": True}
+        if every_previous_log is not None:
+            served["previousLogsFile"] = str(every_previous_log)
         cluster_logs = folder / "kwok-cluster-logs.json"
         cluster_logs.write_text(
             json.dumps(
@@ -267,19 +270,7 @@ def up(
                     "apiVersion": "kwok.x-k8s.io/v1alpha1",
                     "kind": "ClusterLogs",
                     "metadata": {"name": "every-container"},
-                    "spec": {
-                        "logs": [
-                            {
-                                "logsFile": str(every_log),
-                                "follow": True,
-                                **(
-                                    {"previousLogsFile": str(every_previous_log)}
-                                    if every_previous_log
-                                    else {}
-                                ),
-                            }
-                        ]
-                    },
+                    "spec": {"logs": [served]},
                 }
             )
         )

@@ -6,20 +6,14 @@ from __future__ import annotations
 import json
 
 from tests.realcluster import scenarios
-from tests.realcluster.conftest import RealNamespace, pinned
+from tests.realcluster.conftest import RealNamespace, stuck_rollout_on_pool
 
 
 def test_a_rolling_update_that_fits_the_cluster_but_not_its_pool_is_warned_of(
     real_ns: RealNamespace, gpu_pool: list[str]
 ) -> None:
     # the pool's two 8-GPU nodes: one holds the filler, the other stuck-rollout's worker
-    filler = scenarios.graph(
-        "filler", scenarios.component("VllmDecodeWorker", "worker", gpus=8), namespace=real_ns.name
-    )
-    real_ns.create(pinned(filler, real_ns.name))
-    real_ns.create(pinned(scenarios.stuck_rollout(real_ns.name), real_ns.name))
-    real_ns.wait_ready("filler")
-    live = real_ns.wait_ready("stuck-rollout")
+    live = stuck_rollout_on_pool(real_ns)
     changed = scenarios.rollout_change(live)
     for key in ("resourceVersion", "uid", "creationTimestamp", "generation", "managedFields"):
         changed["metadata"].pop(key, None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]
@@ -34,24 +35,32 @@ def _worker_hashes(ns: RealNamespace) -> set[str]:
 def rolling(real_ns: RealNamespace) -> Iterator[RealNamespace]:
     """stuck-rollout Ready with a 1-GPU worker, then its worker changed to 16 GPUs, which no
     node has: the new generation stays Pending, whatever else the shared nodes run."""
-    real_ns.create(
+    spec = _ready_spec(real_ns)
+    spec["components"][1]["podTemplate"]["spec"]["containers"][0]["resources"] = {
+        "limits": {"nvidia.com/gpu": "16"}
+    }
+    _roll(real_ns, spec)
+    yield real_ns
+
+
+def _ready_spec(ns: RealNamespace) -> dict[str, Any]:
+    """stuck-rollout with a 1-GPU worker, once Ready: its spec."""
+    ns.create(
         scenarios.graph(
             "stuck-rollout",
             scenarios.component("Frontend", "frontend"),
             scenarios.component("VllmDecodeWorker", "worker", gpus=1),
-            namespace=real_ns.name,
+            namespace=ns.name,
         )
     )
-    ready = real_ns.wait_ready("stuck-rollout")
-    spec = ready["spec"]
-    spec["components"][1]["podTemplate"]["spec"]["containers"][0]["resources"] = {
-        "limits": {"nvidia.com/gpu": "16"}
-    }
-    real_ns.rest.merge_patch("DynamoGraphDeployment", "stuck-rollout", real_ns.name, {"spec": spec})
-    real_ns.rest.wait_for(
-        "two worker generations", lambda: len(_worker_hashes(real_ns)) == 2 or None, 60
-    )
-    yield real_ns
+    spec: dict[str, Any] = ns.wait_ready("stuck-rollout")["spec"]
+    return spec
+
+
+def _roll(ns: RealNamespace, spec: dict[str, Any]) -> None:
+    """Write ``spec`` and wait for the managed rolling update's second worker generation."""
+    ns.rest.merge_patch("DynamoGraphDeployment", "stuck-rollout", ns.name, {"spec": spec})
+    ns.rest.wait_for("two worker generations", lambda: len(_worker_hashes(ns)) == 2 or None, 60)
 
 
 def test_history_shows_the_old_generation_rebuilt_from_its_dcds(rolling: RealNamespace) -> None:
@@ -178,22 +187,11 @@ def test_a_change_beyond_the_main_container_is_rebuilt_from_the_whole_old_templa
 ) -> None:
     # the rolling update adds a sidecar as well: the old DCDs' main containers alone would not
     # give back what ran (their hash differs); their whole pod templates do
-    real_ns.create(
-        scenarios.graph(
-            "stuck-rollout",
-            scenarios.component("Frontend", "frontend"),
-            scenarios.component("VllmDecodeWorker", "worker", gpus=1),
-            namespace=real_ns.name,
-        )
-    )
-    spec = real_ns.wait_ready("stuck-rollout")["spec"]
+    spec = _ready_spec(real_ns)
     pod = spec["components"][1]["podTemplate"]["spec"]
     pod["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": "16"}}
     pod["containers"].append({"name": "metrics", "image": "prom/statsd-exporter:v0.28.0"})
-    real_ns.rest.merge_patch("DynamoGraphDeployment", "stuck-rollout", real_ns.name, {"spec": spec})
-    real_ns.rest.wait_for(
-        "two worker generations", lambda: len(_worker_hashes(real_ns)) == 2 or None, 60
-    )
+    _roll(real_ns, spec)
     recorded = real_ns.graph("stuck-rollout")["metadata"]["annotations"][HASH]
 
     history = json.loads(real_ns.kdgd("history", "stuck-rollout", "-o", "json", who="dev").stdout)

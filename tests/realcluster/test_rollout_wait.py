@@ -6,19 +6,12 @@ with ``-n``."""
 from __future__ import annotations
 
 from tests.realcluster import scenarios
-from tests.realcluster.conftest import RealNamespace, pinned
+from tests.realcluster.conftest import RealNamespace, stuck_rollout_on_pool
 
 
 def _start_stuck_rollout(real_ns: RealNamespace) -> None:
-    # On the test's own two 8-GPU nodes (gpu_pool), a filler fills one, stuck-rollout's worker
-    # the other: the new worker pod of its rolling update has no node with 8 free GPUs.
-    filler = scenarios.graph(
-        "filler", scenarios.component("VllmDecodeWorker", "worker", gpus=8), namespace=real_ns.name
-    )
-    real_ns.create(pinned(filler, real_ns.name))
-    real_ns.create(pinned(scenarios.stuck_rollout(real_ns.name), real_ns.name))
-    real_ns.wait_ready("filler")
-    live = real_ns.wait_ready("stuck-rollout")
+    # on the test's own two 8-GPU nodes (gpu_pool): the new worker pod has no node
+    live = stuck_rollout_on_pool(real_ns)
     real_ns.rest.request(
         "PUT",
         real_ns.rest.path("DynamoGraphDeployment", real_ns.name, "stuck-rollout"),
